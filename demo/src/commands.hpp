@@ -1,0 +1,16 @@
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+
+namespace CLI {
+class App;
+}
+
+namespace glide::cli {
+
+// Each subcommand registers itself on the app and, when chosen, stores what to run in
+// `action` (called after parsing; its return value is the exit code).
+void add_info_command(CLI::App& app, std::ostream& out, std::function<int()>& action);
+
+} // namespace glide::cli

@@ -1,0 +1,52 @@
+#include "approx.hpp"
+
+#include <glide/gjk/shapes.hpp>
+
+#include <glm/gtc/constants.hpp>
+
+using namespace glide::gjk;
+
+static_assert(SupportMapping<Point> && SupportMapping<Segment> && SupportMapping<Triangle> && SupportMapping<Box> &&
+              SupportMapping<Sphere> && SupportMapping<Capsule> && SupportMapping<Cylinder> && SupportMapping<Cone> &&
+              SupportMapping<Transformed<Box>> && SupportMapping<Swept<Segment>>);
+
+TEST_CASE("support of the basic shapes is their farthest point") {
+  CHECK_APPROX(Segment{{0, 0, 0}, {0, 2, 0}}.support({0.1f, 1, 0}), glm::vec3(0, 2, 0), 0);
+  CHECK_APPROX(Segment{{0, 0, 0}, {0, 2, 0}}.support({0.1f, -1, 0}), glm::vec3(0, 0, 0), 0);
+  CHECK_APPROX(Triangle{{0, 0, 0}, {1, 0, 0}, {0, 0, 1}}.support({-1, 0, 2}), glm::vec3(0, 0, 1), 0);
+  CHECK_APPROX(Box{{1, 2, 3}}.support({-1, 1, -0.5f}), glm::vec3(-1, 2, -3), 0);
+  CHECK_APPROX(Sphere{{1, 0, 0}, 2}.support({0, 0, -5}), glm::vec3(1, 0, -2), 1e-6f);
+  CHECK_APPROX(Capsule{{{0, 0, 0}, {0, 1, 0}}, 0.5f}.support({3, 4, 0}), glm::vec3(0.3f, 1.4f, 0), 1e-6f);
+  CHECK_APPROX(Cylinder{1, 2}.support({0, -1, 1}), glm::vec3(0, -1, 2), 1e-6f);
+  CHECK_APPROX(Cone{1, 1}.support({0, 1, 0.1f}), glm::vec3(0, 1, 0), 0);
+  CHECK_APPROX(Cone{1, 1}.support({1, -1, 0}), glm::vec3(1, -1, 0), 1e-6f);
+}
+
+TEST_CASE("zero direction gives a point of the shape, never NaN") {
+  const glm::vec3 zero(0.f);
+  CHECK_APPROX(Sphere{{1, 2, 3}, 1}.support(zero), glm::vec3(1, 2, 3), 0);
+  CHECK_APPROX(Capsule{{{0, 0, 0}, {0, 1, 0}}, 1}.support(zero), glm::vec3(0, 0, 0), 0);
+  CHECK_APPROX(Cylinder{1, 1}.support(zero), glm::vec3(0, 1, 0), 0);
+}
+
+TEST_CASE("Transformed rotates the query direction into the shape and the result back") {
+  const glm::quat quarter_turn_y = glm::angleAxis(glm::half_pi<float>(), glm::vec3(0, 1, 0));
+  const Transformed box{Box{{2, 1, 1}}, Transform{quarter_turn_y, {10, 0, 0}}};
+  // The box's long local x axis now points along world -z.
+  CHECK_APPROX(box.support({0, 1, -1}), glm::vec3(10 - 1, 1, -2), 1e-5f);
+  CHECK_APPROX(box.transform.apply_inverse(box.transform.apply({1, 2, 3})), glm::vec3(1, 2, 3), 1e-5f);
+}
+
+TEST_CASE("Swept adds the motion on the side it faces") {
+  const Swept swept{Point{{1, 1, 1}}, glm::vec3(0, 0, 5)};
+  CHECK_APPROX(swept.support({0, 0, 1}), glm::vec3(1, 1, 6), 0);
+  CHECK_APPROX(swept.support({0, 0, -1}), glm::vec3(1, 1, 1), 0);
+}
+
+TEST_CASE("rounded shapes split into core and radius") {
+  const Capsule c{{{0, 0, 0}, {0, 1, 0}}, 0.25f};
+  CHECK(radius_of(c) == 0.25f);
+  CHECK_APPROX(core_of(c).b, glm::vec3(0, 1, 0), 0);
+  CHECK(radius_of(Box{}) == 0.f);
+  CHECK_APPROX(core_of(Sphere{{1, 2, 3}, 4}).position, glm::vec3(1, 2, 3), 0);
+}
