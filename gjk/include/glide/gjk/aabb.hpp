@@ -1,0 +1,61 @@
+#pragma once
+
+#include <glm/common.hpp>
+#include <glm/vec3.hpp>
+
+#include <limits>
+
+namespace glide::gjk {
+
+/// Axis-aligned bounding box in world space. Shared by the terrain (cell culling) and the
+/// world's broadphase. Bounds are closed: boxes that only touch overlap, so contacts exactly
+/// at a face are never culled. The default box is empty (min > max) and is the identity of
+/// merge().
+struct Aabb {
+  glm::vec3 min{std::numeric_limits<float>::infinity()};  ///< smallest corner (m)
+  glm::vec3 max{-std::numeric_limits<float>::infinity()}; ///< largest corner (m)
+
+  /// The box around a single point.
+  static Aabb of_point(const glm::vec3& p) { return {p, p}; }
+
+  /// False for the default (empty) box and for boxes with NaN bounds.
+  bool valid() const { return min.x <= max.x && min.y <= max.y && min.z <= max.z; }
+
+  bool overlaps(const Aabb& o) const {
+    return min.x <= o.max.x && o.min.x <= max.x && min.y <= o.max.y && o.min.y <= max.y && min.z <= o.max.z &&
+           o.min.z <= max.z;
+  }
+
+  bool contains(const glm::vec3& p) const {
+    return min.x <= p.x && p.x <= max.x && min.y <= p.y && p.y <= max.y && min.z <= p.z && p.z <= max.z;
+  }
+
+  bool contains(const Aabb& o) const {
+    return min.x <= o.min.x && o.max.x <= max.x && min.y <= o.min.y && o.max.y <= max.y && min.z <= o.min.z &&
+           o.max.z <= max.z;
+  }
+
+  /// Grown by `margin` on every side (m); a negative margin shrinks it.
+  Aabb expanded(float margin) const { return {min - glm::vec3(margin), max + glm::vec3(margin)}; }
+
+  /// Grown to enclose the box swept along `motion` (m).
+  Aabb swept(const glm::vec3& motion) const {
+    return {min + glm::min(motion, glm::vec3(0.f)), max + glm::max(motion, glm::vec3(0.f))};
+  }
+
+  Aabb merged(const Aabb& o) const { return {glm::min(min, o.min), glm::max(max, o.max)}; }
+  Aabb merged(const glm::vec3& p) const { return {glm::min(min, p), glm::max(max, p)}; }
+
+  glm::vec3 center() const { return 0.5f * (min + max); }
+  glm::vec3 extents() const { return max - min; }
+  /// Half the surface area: the cost used by surface-area-heuristic BVH builders (m²).
+  float half_area() const {
+    const glm::vec3 e = extents();
+    return e.x * e.y + e.y * e.z + e.z * e.x;
+  }
+};
+
+/// The smallest box enclosing both.
+inline Aabb merge(const Aabb& a, const Aabb& b) { return a.merged(b); }
+
+} // namespace glide::gjk
