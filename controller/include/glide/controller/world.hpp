@@ -1,39 +1,93 @@
 #pragma once
 
+#include <glide/controller/query_types.hpp>
+#include <glide/gjk/aabb.hpp>
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/shapes.hpp>
+#include <glide/terrain/heightfield.hpp>
 
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
 #include <vector>
 
 namespace glide {
 
-/// Handle of a static convex piece in a World.
-struct PieceId {
-  std::uint32_t value = ~0u;
-  friend bool operator==(PieceId, PieceId) = default;
-};
+namespace detail {
+class Bvh;
+}
 
-/// Per-piece data the game attaches: collision layers and an opaque value.
-struct PieceInfo {
-  std::uint32_t layers = 1u;   ///< layer bits this piece belongs to
-  std::uint64_t user_data = 0; ///< opaque to glide
-};
-
-/// The static world the character moves through.
-// TODO(issue 5): OBJ levels, BVH broadphase, terrain, capsule queries.
+/// The static world the character moves through: convex pieces (each a hull in local space
+/// plus a placement) and an optional heightfield terrain, with the capsule queries the
+/// controller needs. Pieces go into a bounding volume hierarchy that is rebuilt lazily: edits
+/// mark it dirty, and the next query (or update()) rebuilds it. Queries are const and may run
+/// from several threads at once once update() has been called after the last edit.
 class World {
 public:
+  World();
+  ~World();
+  World(World&&) noexcept;
+  World& operator=(World&&) noexcept;
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // ---- pieces ---------------------------------------------------------------------------
+
+  /// Adds a piece; its world shape is the hull placed by `transform`. Throws glide::Error for a
+  /// non-finite or non-unit rotation or a non-finite translation.
   PieceId add_piece(gjk::ConvexHull hull, gjk::Transform transform = {}, PieceInfo info = {});
-  std::size_t piece_count() const { return pieces_.size(); }
+  /// Removes a piece; throws glide::Error for an unknown or removed id.
+  void remove_piece(PieceId id);
+  /// Moves a piece (room for moving platforms: today the hierarchy is rebuilt lazily).
+  void set_piece_transform(PieceId id, gjk::Transform transform);
+
+  std::size_t piece_count() const { return live_count_; }
+  bool contains(PieceId id) const;
+  /// Look-ups; each throws glide::Error for an unknown or removed id.
+  const gjk::ConvexHull& hull(PieceId id) const;
+  const gjk::Transform& transform(PieceId id) const;
+  const PieceInfo& info(PieceId id) const;
+  const gjk::Aabb& bounds(PieceId id) const;
+  /// The hull's vertices placed in the world (m): the shape the queries use.
+  std::span<const glm::vec3> world_vertices(PieceId id) const;
+  /// Ids of every live piece in increasing order.
+  std::vector<PieceId> piece_ids() const;
+
+  // ---- terrain --------------------------------------------------------------------------
+
+  void set_terrain(Heightfield terrain, std::uint32_t layers = 1u);
+  void clear_terrain();
+  const Heightfield* terrain() const { return terrain_ ? &*terrain_ : nullptr; }
+  std::uint32_t terrain_layers() const { return terrain_layers_; }
+
+  // ---- queries --------------------------------------------------------------------------
+
+  /// Rebuilds the hierarchy now if edits made it dirty (otherwise the next query does).
+  void update() const;
+
+  /// The hierarchy (tests and benchmarks inspect it).
+  const detail::Bvh& bvh() const;
 
 private:
   struct Piece {
     gjk::ConvexHull hull;
     gjk::Transform transform;
     PieceInfo info;
+    gjk::Aabb bounds;
+    std::vector<glm::vec3> world_vertices;
+    bool alive = true;
   };
-  std::vector<Piece> pieces_;
+  const Piece& piece(PieceId id) const;
+  Piece& piece(PieceId id);
+  bool accepts(PieceId id, const QueryFilter& filter) const;
+
+  std::vector<Piece> pieces_; // indexed by PieceId::value; removed slots stay dead
+  std::size_t live_count_ = 0;
+  std::optional<Heightfield> terrain_;
+  std::uint32_t terrain_layers_ = 1u;
+  mutable std::unique_ptr<detail::Bvh> bvh_;
+  mutable bool bvh_dirty_ = false;
 };
 
 } // namespace glide

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <functional>
+
+namespace glide {
+
+/// Handle of a convex piece in a World. Ids are never reused, so a stale id is detected.
+struct PieceId {
+  std::uint32_t value = ~0u;
+  bool valid() const { return value != ~0u; }
+  friend bool operator==(PieceId, PieceId) = default;
+  friend auto operator<=>(PieceId, PieceId) = default;
+};
+
+/// Per-piece data the game attaches: collision layers and an opaque value.
+struct PieceInfo {
+  std::uint32_t layers = 1u;   ///< layer bits this piece belongs to
+  std::uint64_t user_data = 0; ///< opaque to glide
+};
+
+/// Which candidates a query considers. A piece is a candidate when its layers share a bit with
+/// `layer_mask` and `accept` (when set) returns true for it; the terrain when its layers share
+/// a bit with `layer_mask`.
+struct QueryFilter {
+  std::uint32_t layer_mask = ~0u;      ///< layer bits to test against
+  std::function<bool(PieceId)> accept; ///< optional per-piece predicate; empty accepts all
+};
+
+/// What a query hit.
+enum class HitTarget : std::uint8_t { none, piece, terrain };
+
+/// First contact of a swept capsule.
+struct SweepHit {
+  bool hit = false;
+  float fraction = 1.f;            ///< of the motion travelled before contact, in [0, 1]
+  glm::vec3 point{0.f};            ///< contact point on the piece or terrain (m, world)
+  glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit, from the hit surface toward the capsule
+  HitTarget target = HitTarget::none;
+  PieceId piece;                   ///< valid when target == HitTarget::piece
+  bool started_overlapped = false; ///< the capsule already touched or overlapped it at fraction 0
+};
+
+/// Time-of-impact method used by sweeps.
+enum class ToiMethod : std::uint8_t {
+  conservative_advancement, ///< advances by the distance over the closing speed; few GJK calls
+  bisection,                ///< halves the motion interval; slower, the reference
+};
+
+struct SweepSettings {
+  ToiMethod method = ToiMethod::conservative_advancement; ///< time-of-impact algorithm
+  float tolerance = 1e-4f;                                ///< contact distance accepted as touching (m)
+  int max_iterations = 64;                                ///< time-of-impact iterations per candidate (count)
+  float tie_distance = 1e-5f; ///< hits closer than this along the motion are simultaneous (m)
+};
+
+/// A piece or terrain triangle near a capsule.
+struct Contact {
+  HitTarget target = HitTarget::none;
+  PieceId piece;                   ///< valid when target == HitTarget::piece
+  float distance = 0.f;            ///< gap between the capsule surface and the piece (m); < 0 overlapping
+  float depth = 0.f;               ///< penetration of the capsule's inner segment into the piece (m); 0 if outside
+  glm::vec3 point_on_piece{0.f};   ///< closest (or deepest) point on the piece (m, world)
+  glm::vec3 point_on_capsule{0.f}; ///< matching point on the capsule's inner segment (m, world)
+  glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit, from the piece toward the capsule
+};
+
+/// First hit of a ray.
+struct RayHit {
+  bool hit = false;
+  float t = 0.f;                   ///< hit at origin + t * dir (units of dir)
+  glm::vec3 point{0.f};            ///< (m, world)
+  glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit, surface normal facing the ray origin
+  HitTarget target = HitTarget::none;
+  PieceId piece; ///< valid when target == HitTarget::piece
+};
+
+} // namespace glide

@@ -1,0 +1,155 @@
+#include "bvh.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace glide::detail {
+
+namespace {
+
+constexpr int k_bins = 16;              // SAH candidates per axis
+constexpr std::uint32_t k_max_leaf = 4; // items a leaf may hold
+constexpr int k_sah_depth = 64;         // deeper ranges are split at the median instead
+constexpr float k_traversal_cost = 1.f; // cost of visiting a node, relative to testing one item
+
+struct Bin {
+  gjk::Aabb bounds;
+  std::uint32_t count = 0;
+};
+
+struct Task {
+  std::uint32_t node;
+  std::uint32_t begin, end;
+  int depth;
+};
+
+struct Split {
+  int axis = -1;
+  int bin = 0; // items in bins [0, bin] go left
+  float cost = 0.f;
+};
+
+} // namespace
+
+void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids) {
+  nodes_.clear();
+  items_.clear();
+  item_bounds_.clear();
+  const auto n = static_cast<std::uint32_t>(boxes.size());
+  if (n == 0) return;
+
+  std::vector<std::uint32_t> order(n);
+  std::vector<glm::vec3> centroids(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    order[i] = i;
+    centroids[i] = boxes[i].center();
+  }
+  nodes_.reserve(2 * static_cast<std::size_t>(n));
+  nodes_.push_back({});
+
+  std::vector<Task> tasks{{0, 0, n, 0}};
+  while (!tasks.empty()) {
+    const Task task = tasks.back();
+    tasks.pop_back();
+    const std::uint32_t count = task.end - task.begin;
+
+    gjk::Aabb bounds, centroid_bounds;
+    for (std::uint32_t i = task.begin; i < task.end; ++i) {
+      bounds = bounds.merged(boxes[order[i]]);
+      centroid_bounds = centroid_bounds.merged(centroids[order[i]]);
+    }
+    nodes_[task.node].bounds = bounds;
+
+    auto make_leaf = [&] {
+      nodes_[task.node].first = task.begin;
+      nodes_[task.node].count = count;
+    };
+    if (count <= 2) {
+      make_leaf();
+      continue;
+    }
+
+    const glm::vec3 extent = centroid_bounds.extents();
+    std::uint32_t mid = task.begin;
+    Split best;
+    if (task.depth < k_sah_depth) {
+      for (int axis = 0; axis < 3; ++axis) {
+        if (!(extent[axis] > 0.f)) continue;
+        std::array<Bin, k_bins> bins{};
+        const float scale = static_cast<float>(k_bins) / extent[axis];
+        for (std::uint32_t i = task.begin; i < task.end; ++i) {
+          const int b =
+              std::min(k_bins - 1, static_cast<int>((centroids[order[i]][axis] - centroid_bounds.min[axis]) * scale));
+          bins[b].count++;
+          bins[b].bounds = bins[b].bounds.merged(boxes[order[i]]);
+        }
+        // Sweep from the right to get the cost of every right part, then from the left.
+        std::array<float, k_bins> right_cost{};
+        gjk::Aabb right;
+        std::uint32_t right_count = 0;
+        for (int b = k_bins - 1; b > 0; --b) {
+          right = right.merged(bins[b].bounds);
+          right_count += bins[b].count;
+          right_cost[b - 1] = right_count > 0 ? right.half_area() * static_cast<float>(right_count) : 0.f;
+        }
+        gjk::Aabb left;
+        std::uint32_t left_count = 0;
+        for (int b = 0; b < k_bins - 1; ++b) {
+          left = left.merged(bins[b].bounds);
+          left_count += bins[b].count;
+          if (left_count == 0 || left_count == count) continue;
+          const float cost = left.half_area() * static_cast<float>(left_count) + right_cost[b];
+          if (best.axis < 0 || cost < best.cost) best = {axis, b, cost};
+        }
+      }
+    }
+
+    if (best.axis >= 0) {
+      const float parent_area = bounds.half_area();
+      const float leaf_cost = static_cast<float>(count);
+      const float split_cost = parent_area > 0.f ? k_traversal_cost + best.cost / parent_area : leaf_cost;
+      if (count <= k_max_leaf && leaf_cost <= split_cost) {
+        make_leaf();
+        continue;
+      }
+      const int axis = best.axis;
+      const float scale = static_cast<float>(k_bins) / extent[axis];
+      const float lo = centroid_bounds.min[axis];
+      auto* split = std::partition(order.data() + task.begin, order.data() + task.end, [&](std::uint32_t i) {
+        return std::min(k_bins - 1, static_cast<int>((centroids[i][axis] - lo) * scale)) <= best.bin;
+      });
+      mid = static_cast<std::uint32_t>(split - order.data());
+    }
+    if (mid == task.begin || mid == task.end) {
+      if (count <= k_max_leaf) {
+        make_leaf();
+        continue;
+      }
+      // No useful SAH split (coincident centroids or too deep): halve by count along the
+      // widest centroid axis, which bounds the depth by log2(n).
+      int axis = 0;
+      if (extent.y > extent[axis]) axis = 1;
+      if (extent.z > extent[axis]) axis = 2;
+      mid = task.begin + count / 2;
+      std::nth_element(order.data() + task.begin, order.data() + mid, order.data() + task.end,
+                       [&](std::uint32_t a, std::uint32_t b) { return centroids[a][axis] < centroids[b][axis]; });
+    }
+
+    const auto left = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.push_back({});
+    nodes_.push_back({});
+    nodes_[task.node].first = left;
+    nodes_[task.node].count = 0;
+    tasks.push_back({left + 1, mid, task.end, task.depth + 1});
+    tasks.push_back({left, task.begin, mid, task.depth + 1});
+  }
+
+  items_.resize(n);
+  item_bounds_.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    items_[i] = ids[order[i]];
+    item_bounds_[i] = boxes[order[i]];
+  }
+}
+
+} // namespace glide::detail

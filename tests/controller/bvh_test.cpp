@@ -1,0 +1,166 @@
+#include "approx.hpp"
+#include "bvh.hpp"
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+using glide::detail::Bvh;
+using glide::detail::SweptBox;
+using glide::gjk::Aabb;
+
+namespace {
+
+std::vector<Aabb> random_boxes(std::size_t n, float extent, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> pos(-extent, extent), size(0.05f, 2.f);
+  std::vector<Aabb> boxes(n);
+  for (Aabb& b : boxes) {
+    const glm::vec3 c{pos(rng), pos(rng), pos(rng)};
+    const glm::vec3 h{size(rng), size(rng), size(rng)};
+    b = {c - h, c + h};
+  }
+  return boxes;
+}
+
+std::vector<std::uint32_t> iota_ids(std::size_t n) {
+  std::vector<std::uint32_t> ids(n);
+  for (std::uint32_t i = 0; i < n; ++i) ids[i] = 1000 + 3 * i; // ids are opaque to the tree
+  return ids;
+}
+
+// Every item appears once; each node's box contains its children's (or its items') boxes.
+void check_structure(const Bvh& bvh, const std::vector<Aabb>& boxes, const std::vector<std::uint32_t>& ids) {
+  const auto nodes = bvh.nodes();
+  const auto items = bvh.items();
+  REQUIRE(items.size() == ids.size());
+  std::vector<std::uint32_t> sorted(items.begin(), items.end());
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(sorted == ids);
+  std::vector<int> depth(nodes.size(), 0);
+  int max_depth = 0;
+  std::size_t leaf_items = 0;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const auto& node = nodes[i];
+    if (node.count > 0) {
+      CHECK(node.count <= 4);
+      leaf_items += node.count;
+      for (std::uint32_t k = node.first; k < node.first + node.count; ++k)
+        CHECK(node.bounds.contains(boxes[(items[k] - 1000) / 3]));
+    } else {
+      REQUIRE(node.first + 1 < nodes.size());
+      CHECK(node.first > i);
+      CHECK(node.bounds.contains(nodes[node.first].bounds));
+      CHECK(node.bounds.contains(nodes[node.first + 1].bounds));
+      depth[node.first] = depth[node.first + 1] = depth[i] + 1;
+      max_depth = std::max(max_depth, depth[i] + 1);
+    }
+  }
+  CHECK(leaf_items == ids.size());
+  CHECK(max_depth < glide::detail::k_bvh_stack_size - 1);
+}
+
+} // namespace
+
+TEST_CASE("Bvh of random boxes holds every item once under nested bounds") {
+  for (std::size_t n : {1u, 2u, 3u, 5u, 17u, 1000u, 5000u}) {
+    const auto boxes = random_boxes(n, 50.f, 7u + static_cast<std::uint32_t>(n));
+    const auto ids = iota_ids(n);
+    Bvh bvh;
+    bvh.build(boxes, ids);
+    check_structure(bvh, boxes, ids);
+  }
+}
+
+TEST_CASE("Bvh of identical boxes (no SAH split possible) stays shallow") {
+  std::vector<Aabb> boxes(3000, Aabb{{0, 0, 0}, {1, 1, 1}});
+  const auto ids = iota_ids(boxes.size());
+  Bvh bvh;
+  bvh.build(boxes, ids);
+  check_structure(bvh, boxes, ids);
+}
+
+TEST_CASE("Bvh of exponentially spaced boxes stays within the traversal stack") {
+  std::vector<Aabb> boxes;
+  for (int i = 0; i < 2000; ++i) {
+    const float x = std::ldexp(1.f, i % 120 - 60);
+    boxes.push_back({{x, 0, 0}, {x, 0, 0}});
+  }
+  const auto ids = iota_ids(boxes.size());
+  Bvh bvh;
+  bvh.build(boxes, ids);
+  check_structure(bvh, boxes, ids);
+}
+
+TEST_CASE("Bvh box query returns exactly the overlapping items (brute force)") {
+  const auto boxes = random_boxes(2000, 40.f, 11u);
+  const auto ids = iota_ids(boxes.size());
+  Bvh bvh;
+  bvh.build(boxes, ids);
+  const auto queries = random_boxes(1000, 45.f, 12u);
+  for (const Aabb& q : queries) {
+    std::vector<std::uint32_t> got, expected;
+    bvh.query_box(q, [&](std::uint32_t id) { got.push_back(id); });
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      if (boxes[i].overlaps(q)) expected.push_back(ids[i]);
+    std::sort(got.begin(), got.end());
+    REQUIRE(got == expected);
+  }
+}
+
+TEST_CASE("SweptBox entry time matches an analytic head-on and a parallel case") {
+  const Aabb box{{2, -1, -1}, {3, 1, 1}};
+  const SweptBox head_on({0, 0, 0}, {0.5f, 0.5f, 0.5f}, {4, 0, 0});
+  CHECK_APPROX(head_on.enter(box), 1.5f / 4.f, 1e-6f);
+  const SweptBox parallel_miss({0, 2, 0}, {0.5f, 0.5f, 0.5f}, {4, 0, 0});
+  CHECK(parallel_miss.enter(box) > 1.f);
+  const SweptBox inside({2.5f, 0, 0}, {0.1f, 0.1f, 0.1f}, {0, 0, 0});
+  CHECK(inside.enter(box) == 0.f);
+  const SweptBox short_motion({0, 0, 0}, {0.5f, 0.5f, 0.5f}, {1, 0, 0});
+  CHECK(short_motion.enter(box) > 1.f);
+}
+
+TEST_CASE("Bvh sweep query visits every item the swept box reaches, nearest first (brute force)") {
+  const auto boxes = random_boxes(2000, 40.f, 21u);
+  const auto ids = iota_ids(boxes.size());
+  Bvh bvh;
+  bvh.build(boxes, ids);
+  std::mt19937 rng(22);
+  std::uniform_real_distribution<float> pos(-45.f, 45.f), mot(-20.f, 20.f), ext(0.f, 1.f);
+  for (int q = 0; q < 1000; ++q) {
+    const glm::vec3 c{pos(rng), pos(rng), pos(rng)}, e{ext(rng), ext(rng), ext(rng)};
+    glm::vec3 m{mot(rng), mot(rng), mot(rng)};
+    if (q % 10 == 0) m.y = 0.f; // parallel slabs
+    const SweptBox swept(c, e, m);
+
+    // Without pruning the visit set is exactly the brute-force set.
+    std::vector<std::uint32_t> got, expected;
+    float limit = 1.f;
+    bvh.query_sweep(c, e, m, limit, [&](std::uint32_t id, float) {
+      if (swept.enter(boxes[(id - 1000) / 3]) <= 1.f) got.push_back(id);
+    });
+    std::uint32_t first = ~0u;
+    float first_t = 2.f;
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      const float t = swept.enter(boxes[i]);
+      if (t > 1.f) continue;
+      expected.push_back(ids[i]);
+      if (t < first_t) first_t = t, first = ids[i];
+    }
+    std::sort(got.begin(), got.end());
+    REQUIRE(got == expected);
+
+    // With pruning at each item's own entry time, the earliest item is still found.
+    float best = 1.f;
+    std::uint32_t best_id = ~0u;
+    bvh.query_sweep(c, e, m, best, [&](std::uint32_t id, float) {
+      const float t = swept.enter(boxes[(id - 1000) / 3]);
+      if (t < best || (t == best && best_id == ~0u)) best = t, best_id = id;
+    });
+    if (first == ~0u) {
+      CHECK(best_id == ~0u);
+    } else {
+      CHECK(best == first_t);
+    }
+  }
+}
