@@ -1,0 +1,181 @@
+#pragma once
+
+// Distance GJK (Gilbert, Johnson, Keerthi 1988) with the signed-volumes sub-algorithm:
+// distance, closest points and normal between two convex support mappings.
+// docs/gjk.md explains the algorithm, the tolerances and the accuracy.
+
+#include <glide/gjk/shapes.hpp>
+#include <glide/gjk/simplex.hpp>
+#include <glide/gjk/status.hpp>
+
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace glide::gjk {
+
+struct DistanceSettings {
+  int max_iterations = 64; ///< cap on GJK iterations (count, >= 1)
+  /// Stop when the gap between the upper bound |v| and the lower bound v·w/|v| on the
+  /// distance is below this fraction of the distance (ratio, >= 0).
+  float relative_tolerance = 1e-6f;
+  /// ... or below this length (m, >= 0). Rounding adds its own floor of 4·FLT_EPSILON times
+  /// the largest support-point difference |a − b| seen, so tiny values only matter near contact.
+  float absolute_tolerance = 1e-9f;
+};
+
+/// Warm start for frame-coherent queries: the search directions that produced the last
+/// simplex. Re-evaluating them on the moved shapes rebuilds a simplex next to the new answer,
+/// so a query whose shapes moved a little usually ends after one iteration.
+struct SimplexCache {
+  std::array<glm::vec3, 4> directions{}; ///< A was searched along each, B along its opposite (any length)
+  int count = 0;                         ///< directions in use (0 to 4)
+  bool valid = false;                    ///< set by distance(); false: start cold
+};
+
+struct DistanceResult {
+  float distance = 0.f;   ///< >= 0; 0 when the shapes touch or overlap (m)
+  glm::vec3 point_a{0.f}; ///< closest point on A; a common point when the cores overlap (m)
+  glm::vec3 point_b{0.f}; ///< closest point on B (m)
+  /// Unit, from B toward A, when the cores (shapes without their radii) are apart; zero
+  /// when the cores touch or overlap, since no direction is defined then.
+  glm::vec3 normal{0.f};
+  int iterations = 0; ///< GJK iterations run (support evaluations after the first simplex)
+  Status status = Status::converged;
+
+  bool overlapping() const { return distance <= 0.f && status != Status::invalid_input; }
+};
+
+namespace detail {
+
+/// True when no component is NaN or ±Inf (x − x is NaN exactly for those).
+inline bool is_finite(const glm::vec3& p) { return (p.x - p.x) + (p.y - p.y) + (p.z - p.z) == 0.f; }
+
+inline bool valid_settings(const DistanceSettings& s) {
+  return s.max_iterations >= 1 && s.relative_tolerance >= 0.f && std::isfinite(s.relative_tolerance) &&
+         s.absolute_tolerance >= 0.f && std::isfinite(s.absolute_tolerance);
+}
+
+/// Rounding floor, relative to the size of the Minkowski difference seen so far.
+inline constexpr float k_rounding = 4.f * std::numeric_limits<float>::epsilon();
+
+template <class A, class B>
+SimplexVertex support_vertex(const A& a, const B& b, const glm::vec3& direction) {
+  SimplexVertex v;
+  v.direction = direction;
+  v.a = a.support(direction);
+  v.b = b.support(-direction);
+  v.w = v.a - v.b;
+  return v;
+}
+
+inline DistanceResult invalid_result(SimplexCache* cache) {
+  DistanceResult r;
+  r.status = Status::invalid_input;
+  if (cache) cache->valid = false;
+  return r;
+}
+
+/// GJK on the shapes as given (no radii).
+template <class A, class B>
+DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& settings, SimplexCache* cache) {
+  if (!valid_settings(settings)) return invalid_result(cache);
+
+  Simplex simplex;
+  float max_w2 = 0.f; // largest |w|^2 seen: the scale of the rounding error
+  if (cache && cache->valid && cache->count >= 1 && cache->count <= 4) {
+    for (int i = 0; i < cache->count; ++i) {
+      if (!is_finite(cache->directions[i])) continue;
+      const SimplexVertex vertex = support_vertex(a, b, cache->directions[i]);
+      if (!is_finite(vertex.w)) return invalid_result(cache);
+      if (simplex.contains(vertex.w)) continue;
+      simplex.vertices[simplex.count++] = vertex;
+      max_w2 = std::max(max_w2, glm::dot(vertex.w, vertex.w));
+    }
+  }
+  if (simplex.count == 0) {
+    const SimplexVertex vertex = support_vertex(a, b, glm::vec3(1.f, 0.f, 0.f));
+    if (!is_finite(vertex.w)) return invalid_result(cache);
+    simplex.vertices[simplex.count++] = vertex;
+    max_w2 = glm::dot(vertex.w, vertex.w);
+  }
+  SimplexClosest closest = simplex.closest();
+  simplex.reduce(closest, nullptr);
+  glm::vec3 v = closest.point;
+  float vv = closest.distance_squared;
+  bool overlap = closest.contains_origin;
+
+  const float relative = settings.relative_tolerance;
+  const float absolute2 = settings.absolute_tolerance * settings.absolute_tolerance;
+  DistanceResult result;
+  while (!overlap) {
+    const float floor2 = k_rounding * k_rounding * max_w2;
+    if (vv <= floor2) {
+      overlap = true; // the origin is on the simplex within rounding: touching
+      break;
+    }
+    if (result.iterations >= settings.max_iterations) {
+      result.status = Status::max_iterations;
+      break;
+    }
+    ++result.iterations;
+    const SimplexVertex vertex = support_vertex(a, b, -v);
+    if (!is_finite(vertex.w)) return invalid_result(cache);
+    max_w2 = std::max(max_w2, glm::dot(vertex.w, vertex.w));
+    // |v| bounds the distance from above, v·w/|v| from below; stop when they are close.
+    const float gap = vv - glm::dot(v, vertex.w);
+    if (gap <= relative * vv || gap * gap <= std::max(absolute2, floor2) * vv) break;
+    if (simplex.contains(vertex.w)) break; // no new vertex: v is already exact for these shapes
+    const SimplexClosest next = simplex.closest_with(vertex);
+    if (next.contains_origin) {
+      simplex.reduce(next, &vertex);
+      overlap = true;
+      break;
+    }
+    if (!(next.distance_squared < vv)) {
+      result.status = Status::degenerate; // rounding: the new vertex does not bring the simplex closer
+      break;
+    }
+    simplex.reduce(next, &vertex);
+    v = next.point;
+    vv = next.distance_squared;
+  }
+
+  result.point_a = simplex.combine(&SimplexVertex::a);
+  result.point_b = simplex.combine(&SimplexVertex::b);
+  if (!overlap) {
+    result.distance = std::sqrt(vv);
+    result.normal = v / result.distance;
+  }
+  if (cache) {
+    cache->count = simplex.count;
+    for (int i = 0; i < simplex.count; ++i) cache->directions[i] = simplex.vertices[i].direction;
+    cache->valid = true;
+  }
+  return result;
+}
+
+} // namespace detail
+
+/// Distance, closest points and normal between two convex shapes. Rounded shapes (Sphere,
+/// Capsule) run GJK on their core and have their radius applied to the result: the
+/// distance shrinks by the radii (clamped at 0) and the points move along the normal; when
+/// only the rounded parts overlap the points are each shape's deepest point along the normal.
+/// `cache`, when given, warm-starts from the previous query and is updated for the next.
+template <SupportMapping A, SupportMapping B>
+DistanceResult distance(const A& a, const B& b, const DistanceSettings& settings = {}, SimplexCache* cache = nullptr) {
+  const float ra = radius_of(a), rb = radius_of(b);
+  if (!(ra >= 0.f && rb >= 0.f && std::isfinite(ra) && std::isfinite(rb))) return detail::invalid_result(cache);
+  DistanceResult result = detail::gjk_distance(core_of(a), core_of(b), settings, cache);
+  if (result.status == Status::invalid_input || result.distance <= 0.f) return result;
+  result.point_a -= result.normal * ra;
+  result.point_b += result.normal * rb;
+  result.distance = std::max(0.f, result.distance - ra - rb);
+  return result;
+}
+
+} // namespace glide::gjk
