@@ -1,12 +1,20 @@
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/error.hpp>
 
+#include "quickhull.hpp"
+
+#include <glm/common.hpp>
+
 #include <cmath>
 #include <string>
 
 namespace glide::gjk {
 
-ConvexHull::ConvexHull(std::span<const glm::vec3> points) {
+namespace {
+
+void validate(std::span<const glm::vec3> points, const ConvexHullSettings& settings) {
+  if (!(settings.tolerance >= 1e-9f && settings.tolerance <= 0.1f))
+    throw Error("ConvexHullSettings::tolerance must be in [1e-9, 0.1], got " + std::to_string(settings.tolerance));
   if (points.empty()) throw Error("ConvexHull: no points given (need at least one)");
   for (std::size_t i = 0; i < points.size(); ++i) {
     const glm::vec3& p = points[i];
@@ -14,20 +22,109 @@ ConvexHull::ConvexHull(std::span<const glm::vec3> points) {
       throw Error("ConvexHull: point " + std::to_string(i) + " is not finite (" + std::to_string(p.x) + ", " +
                   std::to_string(p.y) + ", " + std::to_string(p.z) + ")");
   }
-  vertices_.assign(points.begin(), points.end());
 }
 
-glm::vec3 ConvexHull::support(const glm::vec3& dir) const {
-  std::size_t best = 0;
-  float best_dot = glm::dot(dir, vertices_[0]);
-  for (std::size_t i = 1; i < vertices_.size(); ++i) {
-    const float d = glm::dot(dir, vertices_[i]);
+} // namespace
+
+ConvexHull::ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettings& settings) {
+  validate(points, settings);
+  const detail::QuickhullResult hull = detail::quickhull(points, settings.tolerance);
+  dimension_ = hull.dimension;
+
+  const std::size_t n = hull.vertices.size();
+  glm::dvec3 center{0.0};
+  for (std::uint32_t i : hull.vertices) {
+    vertices_.push_back(points[i]);
+    center += glm::dvec3(points[i]);
+  }
+  center /= static_cast<double>(n);
+  bounds_min_ = bounds_max_ = vertices_[0];
+  for (const glm::vec3& v : vertices_) {
+    const glm::dvec3 c = glm::dvec3(v) - center;
+    centered_x_.push_back(static_cast<float>(c.x));
+    centered_y_.push_back(static_cast<float>(c.y));
+    centered_z_.push_back(static_cast<float>(c.z));
+    bounds_min_ = glm::min(bounds_min_, v);
+    bounds_max_ = glm::max(bounds_max_, v);
+  }
+
+  for (const detail::HullTriangle& t : hull.triangles)
+    faces_.push_back({t.vertices, glm::vec3(t.normal), static_cast<float>(t.offset)});
+
+  // Adjacency: every surface edge a -> b appears once per orientation, so each end gets the
+  // other once. A flat hull links its polygon's sides only (its fans add diagonals).
+  std::vector<std::vector<std::uint32_t>> adjacency(n);
+  if (dimension_ == 3) {
+    for (const HullFace& f : faces_)
+      for (int e = 0; e < 3; ++e) adjacency[f.vertices[e]].push_back(f.vertices[(e + 1) % 3]);
+  } else if (dimension_ == 2) {
+    const std::size_t m = hull.polygon.size();
+    for (std::size_t k = 0; k < m; ++k) {
+      adjacency[hull.polygon[k]].push_back(hull.polygon[(k + 1) % m]);
+      adjacency[hull.polygon[k]].push_back(hull.polygon[(k + m - 1) % m]);
+    }
+  } else if (dimension_ == 1) {
+    adjacency[0] = {1};
+    adjacency[1] = {0};
+  }
+  neighbor_begin_.push_back(0);
+  for (const auto& list : adjacency) {
+    neighbors_.insert(neighbors_.end(), list.begin(), list.end());
+    neighbor_begin_.push_back(static_cast<std::uint32_t>(neighbors_.size()));
+  }
+
+  for (int axis = 0; axis < 3; ++axis) {
+    glm::vec3 dir{0.f};
+    dir[axis] = 1.f;
+    axis_extreme_[2 * axis] = scan(dir);
+    axis_extreme_[2 * axis + 1] = scan(-dir);
+  }
+  hill_climb_ = n >= settings.hill_climb_min_vertices;
+}
+
+std::uint32_t ConvexHull::support_index(const glm::vec3& dir, std::uint32_t start) const {
+  if (!hill_climb_) return scan(dir);
+  if (start >= vertices_.size()) {
+    // Start at the vertex extreme along the direction's dominant axis.
+    const glm::vec3 a = glm::abs(dir);
+    const int axis = a.x >= a.y && a.x >= a.z ? 0 : (a.y >= a.z ? 1 : 2);
+    start = axis_extreme_[2 * axis + (dir[axis] < 0.f ? 1 : 0)];
+  }
+  return climb(dir, start);
+}
+
+std::uint32_t ConvexHull::scan(const glm::vec3& dir) const {
+  const std::size_t n = vertices_.size();
+  std::uint32_t best = 0;
+  float best_dot = dot_at(dir, 0);
+  for (std::uint32_t i = 1; i < n; ++i) {
+    const float d = dot_at(dir, i);
     if (d > best_dot) {
       best_dot = d;
       best = i;
     }
   }
-  return vertices_[best];
+  return best;
+}
+
+// On a convex polytope a vertex no neighbour beats is a global maximum. Moving only on strict
+// improvement ends on plateaus and cannot cycle (the dot product rises at every step).
+std::uint32_t ConvexHull::climb(const glm::vec3& dir, std::uint32_t start) const {
+  std::uint32_t v = start;
+  float best = dot_at(dir, v);
+  for (;;) {
+    std::uint32_t next = v;
+    for (std::uint32_t k = neighbor_begin_[v]; k < neighbor_begin_[v + 1]; ++k) {
+      const std::uint32_t u = neighbors_[k];
+      const float d = dot_at(dir, u);
+      if (d > best) {
+        best = d;
+        next = u;
+      }
+    }
+    if (next == v) return v;
+    v = next;
+  }
 }
 
 } // namespace glide::gjk

@@ -3,10 +3,211 @@
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/error.hpp>
 
+#include <glm/common.hpp>
+#include <glm/vector_relational.hpp>
+
+#include <algorithm>
+#include <cmath>
 #include <limits>
+#include <map>
+#include <random>
+#include <set>
 #include <vector>
 
 using glide::gjk::ConvexHull;
+using glide::gjk::ConvexHullSettings;
+using glm::dvec3;
+
+namespace {
+
+// ---- brute-force oracles, all in double ----
+
+dvec3 d3(const glm::vec3& v) { return dvec3(v); }
+
+struct Cloud {
+  std::vector<glm::vec3> points;
+  double radius = 0.0; ///< largest distance from the centroid
+  dvec3 centroid{0.0};
+};
+
+Cloud measure(std::vector<glm::vec3> points) {
+  Cloud c;
+  for (const auto& p : points) c.centroid += d3(p);
+  c.centroid /= static_cast<double>(points.size());
+  for (const auto& p : points) c.radius = std::max(c.radius, glm::length(d3(p) - c.centroid));
+  c.points = std::move(points);
+  return c;
+}
+
+double brute_max_dot(const std::vector<glm::vec3>& points, const dvec3& dir) {
+  double best = -INFINITY;
+  for (const auto& p : points) best = std::max(best, glm::dot(dir, d3(p)));
+  return best;
+}
+
+struct Plane {
+  dvec3 normal; ///< unit
+  dvec3 point;
+};
+
+/// Every supporting plane through three of the points (all others on one side within `tol`),
+/// normal pointing away from them. O(n^4): small clouds only.
+std::vector<Plane> brute_facets(const std::vector<dvec3>& p, double tol, std::size_t skip = SIZE_MAX) {
+  std::vector<Plane> planes;
+  const std::size_t n = p.size();
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j)
+      for (std::size_t k = j + 1; k < n; ++k) {
+        if (i == skip || j == skip || k == skip) continue;
+        const dvec3 c = glm::cross(p[j] - p[i], p[k] - p[i]);
+        const double length = glm::length(c);
+        if (!(length > 1e-12 * glm::dot(p[j] - p[i], p[j] - p[i]))) continue;
+        const dvec3 nrm = c / length;
+        bool above = false, below = false;
+        for (std::size_t q = 0; q < n && !(above && below); ++q) {
+          if (q == skip) continue;
+          const double d = glm::dot(nrm, p[q] - p[i]);
+          above |= d > tol;
+          below |= d < -tol;
+        }
+        if (above && below) continue;
+        planes.push_back({above ? -nrm : nrm, p[i]});
+      }
+  return planes;
+}
+
+/// Positions (deduplicated) of the extreme points of a full-dimensional cloud: on the
+/// boundary, a point is a vertex iff the facet planes through it have normals of rank 3.
+std::set<std::array<float, 3>> brute_vertices(const std::vector<glm::vec3>& cloud, double tol) {
+  std::vector<dvec3> p;
+  for (const auto& q : cloud) p.push_back(d3(q));
+  const std::vector<Plane> planes = brute_facets(p, tol);
+  std::set<std::array<float, 3>> out;
+  for (std::size_t q = 0; q < p.size(); ++q) {
+    std::vector<dvec3> normals;
+    for (const Plane& pl : planes)
+      if (std::abs(glm::dot(pl.normal, p[q] - pl.point)) <= tol) normals.push_back(pl.normal);
+    bool rank3 = false;
+    for (std::size_t a = 0; a < normals.size() && !rank3; ++a)
+      for (std::size_t b = a + 1; b < normals.size() && !rank3; ++b)
+        for (std::size_t c = b + 1; c < normals.size() && !rank3; ++c)
+          rank3 = std::abs(glm::dot(normals[a], glm::cross(normals[b], normals[c]))) > 1e-9;
+    if (rank3) out.insert({cloud[q].x, cloud[q].y, cloud[q].z});
+  }
+  return out;
+}
+
+/// How far point `q` lies outside the hull of the other points (largest facet-plane distance).
+double brute_rise_above_others(const std::vector<glm::vec3>& cloud, std::size_t q, double tol) {
+  std::vector<dvec3> p;
+  for (const auto& v : cloud) p.push_back(d3(v));
+  // Drop exact copies of q too: they are the same point.
+  std::vector<dvec3> others;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (p[i] != p[q]) others.push_back(p[i]);
+  double rise = -INFINITY;
+  for (const Plane& pl : brute_facets(others, tol)) rise = std::max(rise, glm::dot(pl.normal, p[q] - pl.point));
+  return rise;
+}
+
+std::set<std::array<float, 3>> positions(std::span<const glm::vec3> v) {
+  std::set<std::array<float, 3>> out;
+  for (const auto& q : v) out.insert({q.x, q.y, q.z});
+  return out;
+}
+
+dvec3 face_normal(const ConvexHull& hull, const glide::gjk::HullFace& f) {
+  const auto v = hull.vertices();
+  const dvec3 a = d3(v[f.vertices[0]]), b = d3(v[f.vertices[1]]), c = d3(v[f.vertices[2]]);
+  return glm::normalize(glm::cross(b - a, c - a));
+}
+
+/// Structural and geometric checks of a solid hull against its input cloud:
+/// closed consistently oriented surface (V - E + F = 2), stored planes agree with the
+/// vertices, every input point inside every face plane within `tol`, and every vertex
+/// certified extreme: along the sum of its incident normals it beats every input point
+/// that is not a copy of it.
+void check_solid_hull(const ConvexHull& hull, const Cloud& cloud, double tol) {
+  REQUIRE(hull.dimension() == 3);
+  const auto v = hull.vertices();
+  const auto faces = hull.faces();
+  std::map<std::pair<std::uint32_t, std::uint32_t>, int> edges;
+  std::vector<dvec3> normal_sum(v.size(), dvec3(0.0));
+  for (const auto& f : faces)
+    for (int e = 0; e < 3; ++e) {
+      ++edges[{f.vertices[e], f.vertices[(e + 1) % 3]}];
+      normal_sum[f.vertices[e]] += face_normal(hull, f);
+    }
+  bool manifold = true;
+  for (const auto& [edge, count] : edges) manifold &= count == 1 && edges.count({edge.second, edge.first}) == 1;
+  CHECK(manifold);
+  CHECK(static_cast<long>(v.size()) - static_cast<long>(edges.size() / 2) + static_cast<long>(faces.size()) == 2);
+
+  double worst_outside = 0.0, worst_normal = 0.0;
+  for (const auto& f : faces) {
+    const dvec3 n = face_normal(hull, f);
+    worst_normal = std::max(worst_normal, glm::length(n - d3(f.normal)));
+    const dvec3 a = d3(v[f.vertices[0]]);
+    for (const auto& p : cloud.points) worst_outside = std::max(worst_outside, glm::dot(n, d3(p) - a));
+  }
+  CHECK(worst_normal < 1e-5);
+  CHECK_MESSAGE(worst_outside <= tol, "a point lies " << worst_outside << " outside a face (tol " << tol << ")");
+
+  int uncertified = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const dvec3 dir = glm::normalize(normal_sum[i]);
+    const dvec3 vi = d3(v[i]);
+    for (const auto& p : cloud.points)
+      if (d3(p) != vi && glm::dot(dir, vi - d3(p)) <= 1e-12 * cloud.radius) {
+        ++uncertified;
+        break;
+      }
+  }
+  CHECK(uncertified == 0);
+}
+
+/// support() along random directions against the brute-force maximum over the input points:
+/// cold, and warm-started with a hint along a slowly turning direction.
+void check_support(const ConvexHull& hull, const Cloud& cloud, std::mt19937& rng, int directions, double tol) {
+  std::normal_distribution<float> g;
+  for (int k = 0; k < directions; ++k) {
+    const glm::vec3 dir{g(rng), g(rng), g(rng)};
+    const double expected = brute_max_dot(cloud.points, d3(dir));
+    const double got = glm::dot(d3(dir), d3(hull.support(dir)));
+    CHECK_MESSAGE(std::abs(got - expected) <= tol * glm::length(d3(dir)), "support off by " << got - expected);
+  }
+  int hint = -1;
+  glm::vec3 dir{g(rng), g(rng), g(rng)};
+  for (int k = 0; k < directions; ++k) {
+    dir = glm::normalize(dir + 0.2f * glm::vec3{g(rng), g(rng), g(rng)});
+    const double expected = brute_max_dot(cloud.points, d3(dir));
+    const glm::vec3 s = hull.support(dir, hint);
+    CHECK(s == hull.vertices()[static_cast<std::size_t>(hint)]);
+    CHECK(std::abs(glm::dot(d3(dir), d3(s)) - expected) <= tol);
+  }
+}
+
+ConvexHullSettings scan_only() { return {.hill_climb_min_vertices = std::numeric_limits<std::uint32_t>::max()}; }
+ConvexHullSettings climb_always() { return {.hill_climb_min_vertices = 0}; }
+
+std::vector<glm::vec3> cube_with_surface_points(int per_face, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::uniform_int_distribution<int> pick(0, 2);
+  std::vector<glm::vec3> pts;
+  for (int i = 0; i < 8; ++i) pts.push_back({i & 1 ? 1.f : -1.f, i & 2 ? 1.f : -1.f, i & 4 ? 1.f : -1.f});
+  for (int k = 0; k < 6 * per_face; ++k) {
+    glm::vec3 p{u(rng), u(rng), u(rng)};
+    p[pick(rng)] = k % 2 ? 1.f : -1.f; // on a face
+    pts.push_back(p);
+    glm::vec3 e{u(rng), k % 3 ? 1.f : -1.f, k % 5 ? 1.f : -1.f}; // on an edge
+    pts.push_back(e);
+    pts.push_back(0.9f * glm::vec3{u(rng), u(rng), u(rng)}); // inside
+  }
+  std::shuffle(pts.begin(), pts.end(), rng);
+  return pts;
+}
+
+} // namespace
 
 TEST_CASE("ConvexHull support picks the extreme point") {
   const std::vector<glm::vec3> cube{{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1},
@@ -20,4 +221,294 @@ TEST_CASE("ConvexHull rejects empty and non-finite input with a message naming t
   CHECK_THROWS_AS(ConvexHull(std::vector<glm::vec3>{}), glide::Error);
   const std::vector<glm::vec3> bad{{0, 0, 0}, {1, std::numeric_limits<float>::quiet_NaN(), 0}};
   CHECK_THROWS_WITH_AS(ConvexHull{bad}, doctest::Contains("point 1"), glide::Error);
+  const std::vector<glm::vec3> inf{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0, std::numeric_limits<float>::infinity()}};
+  CHECK_THROWS_WITH_AS(ConvexHull{inf}, doctest::Contains("point 3"), glide::Error);
+  CHECK_THROWS_WITH_AS(ConvexHull{inf}, doctest::Contains("inf"), glide::Error);
+  CHECK_THROWS_WITH_AS(ConvexHull(std::vector<glm::vec3>{}), doctest::Contains("no points"), glide::Error);
+  const std::vector<glm::vec3> fine{{0, 0, 0}, {1, 0, 0}};
+  CHECK_THROWS_WITH_AS(ConvexHull(fine, {.tolerance = -1.f}), doctest::Contains("tolerance"), glide::Error);
+  CHECK_THROWS_WITH_AS(ConvexHull(fine, {.tolerance = std::numeric_limits<float>::quiet_NaN()}),
+                       doctest::Contains("tolerance"), glide::Error);
+}
+
+TEST_CASE("ConvexHull of a cube with points on its faces, edges and inside keeps the 8 corners") {
+  std::mt19937 rng(12345);
+  const std::vector<glm::quat> rotations{glm::quat(1, 0, 0, 0), glm::normalize(glm::quat(0.9f, 0.2f, -0.3f, 0.1f))};
+  for (const glm::vec3 offset : {glm::vec3(0.f), glm::vec3(1e4f, -1e4f, 5e3f)})
+    for (const glm::quat& r : rotations) {
+      CAPTURE(offset);
+      std::vector<glm::vec3> corners, pts = cube_with_surface_points(30, rng);
+      const bool rotated = r.w != 1.f;
+      // Rotated points are rounded to float, so points on faces sit up to ~1e-7 off them:
+      // within the default tolerance near the origin; far away only the unrotated cube is exact.
+      if (rotated && offset != glm::vec3(0.f)) continue;
+      for (auto& p : pts) {
+        const bool corner = std::abs(p.x) == 1.f && std::abs(p.y) == 1.f && std::abs(p.z) == 1.f;
+        p = r * (0.5f * p) + offset;
+        if (corner) corners.push_back(p);
+      }
+      for (const auto& settings : {scan_only(), climb_always()}) {
+        const ConvexHull hull(pts, settings);
+        CHECK(hull.dimension() == 3);
+        CHECK(hull.faces().size() == 12);
+        CHECK(positions(hull.vertices()) == positions(corners));
+        const Cloud cloud = measure(pts);
+        check_solid_hull(hull, cloud, 1e-6 * cloud.radius);
+        check_support(hull, cloud, rng, 200, 1e-6 * (cloud.radius + glm::length(d3(offset))));
+        glm::vec3 lo = corners[0], hi = corners[0];
+        for (const auto& p : corners) lo = glm::min(lo, p), hi = glm::max(hi, p);
+        CHECK(hull.bounds_min() == lo);
+        CHECK(hull.bounds_max() == hi);
+      }
+    }
+}
+
+TEST_CASE("ConvexHull of a flat cloud keeps the polygon's corners") {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  for (const glm::vec3 offset : {glm::vec3(0.f), glm::vec3(-1e4f, 2e3f, 1e4f)}) {
+    // A square in the plane y = 3 with points inside and on its sides.
+    std::vector<glm::vec3> pts{{-1, 3, -1}, {1, 3, -1}, {1, 3, 1}, {-1, 3, 1}};
+    for (int k = 0; k < 200; ++k) {
+      pts.push_back({u(rng), 3, u(rng)});
+      pts.push_back({k % 2 ? 1.f : -1.f, 3, u(rng)});
+      pts.push_back({u(rng), 3, k % 2 ? 1.f : -1.f});
+    }
+    std::vector<glm::vec3> corners(pts.begin(), pts.begin() + 4);
+    for (auto& p : pts) p += offset;
+    for (auto& p : corners) p += offset;
+    std::shuffle(pts.begin(), pts.end(), rng);
+    for (const auto& settings : {scan_only(), climb_always()}) {
+      const ConvexHull hull(pts, settings);
+      CHECK(hull.dimension() == 2);
+      CHECK(hull.is_flat());
+      CHECK(positions(hull.vertices()) == positions(corners));
+      REQUIRE(hull.faces().size() == 4); // two triangles facing up, two facing down
+      int up = 0, down = 0;
+      for (const auto& f : hull.faces()) {
+        up += f.normal.y > 0.999f;
+        down += f.normal.y < -0.999f;
+        CHECK(std::abs(f.offset - f.normal.y * (3.f + offset.y)) <= 1e-6f * (1.f + std::abs(offset.y)));
+      }
+      CHECK(up == 2);
+      CHECK(down == 2);
+      for (std::uint32_t i = 0; i < 4; ++i) CHECK(hull.neighbors(i).size() == 2);
+      const Cloud cloud = measure(pts);
+      check_support(hull, cloud, rng, 200, 1e-6 * (cloud.radius + glm::length(d3(offset))));
+    }
+  }
+}
+
+TEST_CASE("ConvexHull of random coplanar clouds matches the brute-force 2D hull") {
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::uniform_int_distribution<int> count(3, 48);
+  for (int c = 0; c < 200; ++c) {
+    // Points in an axis plane (exact in float), scaled and moved.
+    const int axis = c % 3;
+    const float scale = std::pow(10.f, static_cast<float>(c % 5) - 2.f);
+    std::vector<glm::vec3> pts(static_cast<std::size_t>(count(rng)));
+    for (auto& p : pts) {
+      p = scale * glm::vec3{u(rng), u(rng), u(rng)};
+      p[axis] = 0.5f * scale;
+    }
+    // Brute force: a point is a corner iff it is not inside or on a triangle or segment of
+    // the others (2D, exact enough in double for these float inputs).
+    const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+    const auto cross = [&](const glm::vec3& o, const glm::vec3& a, const glm::vec3& b) {
+      return (double(a[a1]) - o[a1]) * (double(b[a2]) - o[a2]) - (double(a[a2]) - o[a2]) * (double(b[a1]) - o[a1]);
+    };
+    std::set<std::array<float, 3>> expected;
+    const std::size_t n = pts.size();
+    for (std::size_t q = 0; q < n; ++q) {
+      bool corner = false;
+      // q is a corner iff some supporting line through q and another point has all points
+      // on one side, with q an end of the points on that line.
+      for (std::size_t j = 0; j < n && !corner; ++j) {
+        if (pts[j] == pts[q]) continue;
+        bool left = false, right = false, beyond = false;
+        const dvec3 dq = d3(pts[q]), dj = d3(pts[j]);
+        for (std::size_t k = 0; k < n; ++k) {
+          const double s = cross(pts[q], pts[j], pts[k]);
+          left |= s > 0;
+          right |= s < 0;
+          if (s == 0 && glm::dot(d3(pts[k]) - dq, dj - dq) < 0) beyond = true; // q is not an end
+        }
+        corner = !(left && right) && !beyond;
+      }
+      if (corner) expected.insert({pts[q].x, pts[q].y, pts[q].z});
+    }
+    bool collinear = expected.size() <= 2;
+    const ConvexHull hull(pts, c % 2 ? scan_only() : climb_always());
+    CHECK(hull.dimension() == (collinear ? 1 : 2));
+    CHECK(positions(hull.vertices()) == expected);
+    const Cloud cloud = measure(pts);
+    check_support(hull, cloud, rng, 20, 1e-6 * cloud.radius);
+  }
+}
+
+TEST_CASE("ConvexHull of collinear, single-point and duplicate clouds") {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  for (const glm::vec3 offset : {glm::vec3(0.f), glm::vec3(1e4f, 1e4f, -1e4f)}) {
+    // Collinear along an axis: exact in float, so only the two ends are corners.
+    std::vector<glm::vec3> line{offset + glm::vec3(0, 0, 0), offset + glm::vec3(0, 4, 0)};
+    for (int k = 0; k < 100; ++k) line.push_back(offset + glm::vec3(0, 4.f * u(rng), 0));
+    std::shuffle(line.begin(), line.end(), rng);
+    const ConvexHull segment(line);
+    CHECK(segment.dimension() == 1);
+    CHECK(positions(segment.vertices()) == positions(std::vector<glm::vec3>{offset, offset + glm::vec3(0, 4, 0)}));
+    CHECK(segment.faces().empty());
+    CHECK(segment.support({0.1f, 1.f, 0.3f}) == offset + glm::vec3(0, 4, 0));
+    CHECK(segment.support({0.1f, -1.f, 0.3f}) == offset);
+  }
+  // A tilted line, rounded to float: kept as its two ends (within tolerance of the line).
+  std::vector<glm::vec3> tilted;
+  for (int k = 0; k <= 50; ++k) tilted.push_back(glm::vec3(1, 2, 3) + (k / 50.f) * glm::vec3(0.3f, -0.7f, 0.2f));
+  std::shuffle(tilted.begin(), tilted.end(), rng);
+  const ConvexHull t(tilted);
+  CHECK(t.dimension() == 1);
+  CHECK(t.vertices().size() == 2);
+  CHECK_APPROX(t.support({0.3f, -0.7f, 0.2f}), glm::vec3(1.3f, 1.3f, 3.2f), 1e-6f);
+
+  const std::vector<glm::vec3> one{{1e4f, -2.f, 3.f}};
+  const ConvexHull point(one);
+  CHECK(point.dimension() == 0);
+  CHECK(point.vertices().size() == 1);
+  CHECK(point.support({0, 0, 0}) == one[0]);
+  CHECK(point.support({1, 0, 0}) == one[0]);
+  const std::vector<glm::vec3> same(50, glm::vec3(-3.f, 0.5f, 7.f));
+  const ConvexHull dup(same, climb_always());
+  CHECK(dup.vertices().size() == 1);
+  CHECK(dup.support({0, -1, 0}) == same[0]);
+  CHECK(dup.bounds_min() == same[0]);
+  CHECK(dup.bounds_max() == same[0]);
+}
+
+TEST_CASE("ConvexHull merges near-duplicates within the tolerance") {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> jitter(-1e-7f, 1e-7f);
+  std::vector<glm::vec3> corners, pts;
+  for (int i = 0; i < 8; ++i) corners.push_back({i & 1 ? 2.f : 0.f, i & 2 ? 3.f : 1.f, i & 4 ? 1.f : -1.f});
+  pts = corners;
+  for (int k = 0; k < 10; ++k)
+    for (const auto& c : corners) pts.push_back(c + glm::vec3{jitter(rng), jitter(rng), jitter(rng)});
+  std::shuffle(pts.begin(), pts.end(), rng);
+  const ConvexHull hull(pts);
+  CHECK(hull.vertices().size() == 8);
+  // Each kept vertex is within the tolerance (1e-6 of the radius) of a true corner.
+  const double radius = measure(pts).radius;
+  for (const auto& v : hull.vertices()) {
+    double nearest = INFINITY;
+    for (const auto& c : corners) nearest = std::min(nearest, glm::length(d3(v) - d3(c)));
+    CHECK(nearest <= 1e-6 * radius);
+  }
+  // A coarser tolerance merges coarser clusters.
+  std::vector<glm::vec3> blobs;
+  std::uniform_real_distribution<float> spread(-1e-3f, 1e-3f);
+  for (int k = 0; k < 20; ++k)
+    for (const auto& c : corners) blobs.push_back(c + glm::vec3{spread(rng), spread(rng), spread(rng)});
+  CHECK(ConvexHull(blobs, {.tolerance = 0.01f}).vertices().size() == 8);
+}
+
+TEST_CASE("ConvexHull of points on a sphere keeps them all") {
+  std::mt19937 rng(11);
+  for (const int n : {20, 200, 1000}) {
+    std::vector<glm::vec3> pts;
+    const float golden = 2.39996323f;
+    for (int i = 0; i < n; ++i) {
+      const float y = 1.f - 2.f * (static_cast<float>(i) + 0.5f) / static_cast<float>(n);
+      const float r = std::sqrt(1.f - y * y);
+      pts.push_back(glm::vec3{r * std::cos(golden * i), y, r * std::sin(golden * i)} * 3.f + glm::vec3(5, -2, 1));
+    }
+    for (const auto& settings : {scan_only(), climb_always(), ConvexHullSettings{}}) {
+      const ConvexHull hull(pts, settings);
+      CHECK(hull.vertices().size() == static_cast<std::size_t>(n));
+      CHECK(positions(hull.vertices()) == positions(pts));
+      const Cloud cloud = measure(pts);
+      check_solid_hull(hull, cloud, 1e-6 * cloud.radius);
+      check_support(hull, cloud, rng, 300, 1e-6 * 10.0);
+    }
+    CHECK_FALSE(ConvexHull(pts, scan_only()).uses_hill_climbing());
+    CHECK(ConvexHull(pts, climb_always()).uses_hill_climbing());
+  }
+}
+
+TEST_CASE("ConvexHull of random clouds matches brute-force extreme points and support") {
+  std::mt19937 rng(12345);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::uniform_real_distribution<float> exponent(-2.f, 2.f);
+  std::normal_distribution<float> g;
+  int exact_compared = 0, ambiguous = 0;
+  for (int c = 0; c < 1000; ++c) {
+    CAPTURE(c);
+    const bool small = c % 2 == 0;
+    const int n = small ? 4 + c % 29 : 33 + (c * 37) % 224; // 4..32 brute force; 33..256 certificates
+    const float scale = std::pow(10.f, exponent(rng));
+    const bool far = c % 4 == 1 || c % 4 == 2;
+    const glm::vec3 center = far ? 1e4f * glm::normalize(glm::vec3{g(rng), g(rng), g(rng)}) : glm::vec3(0.f);
+    std::vector<glm::vec3> pts(static_cast<std::size_t>(n));
+    for (auto& p : pts) {
+      glm::vec3 q{u(rng), u(rng), u(rng)};
+      if (c % 3 == 0) q = glm::normalize(glm::vec3{g(rng), g(rng), g(rng)}) * (0.8f + 0.2f * std::abs(u(rng)));
+      p = center + scale * q;
+    }
+    const Cloud cloud = measure(pts);
+    CAPTURE(scale);
+    CAPTURE(center);
+    const double eps = 1e-6 * cloud.radius; // the default tolerance
+    const ConvexHull scanned(pts, scan_only()), climbed(pts, climb_always());
+    if (scanned.dimension() < 3) continue; // a quantised far cloud can be flat: covered elsewhere
+    CHECK(positions(scanned.vertices()) == positions(climbed.vertices()));
+    check_solid_hull(scanned, cloud, 4 * eps);
+    // Support: dropped points lie within a few eps of the hull; float dot products of the
+    // centred vertices add ~1e-7 of the radius, and the far dot products of the oracle ~1e-7 of 1e4.
+    const double support_tol = 8 * eps + 1e-7 * glm::length(d3(center));
+    check_support(scanned, cloud, rng, 24, support_tol);
+    check_support(climbed, cloud, rng, 24, support_tol);
+    if (small) {
+      ++exact_compared;
+      const auto expected = brute_vertices(pts, 1e-12 * cloud.radius);
+      const auto got = positions(scanned.vertices());
+      // A point rising less than a few eps above the hull of the others may go either way.
+      for (std::size_t q = 0; q < pts.size(); ++q) {
+        const std::array<float, 3> key{pts[q].x, pts[q].y, pts[q].z};
+        if (expected.count(key) == got.count(key)) continue;
+        const double rise = brute_rise_above_others(pts, q, 1e-12 * cloud.radius);
+        CHECK_MESSAGE(std::abs(rise) <= 4 * eps, "point " << q << " rises " << rise << " above the others");
+        ++ambiguous;
+      }
+    }
+  }
+  CHECK(exact_compared == 500);
+  MESSAGE("tolerance-ambiguous points: " << ambiguous);
+  CHECK(ambiguous <= 5);
+}
+
+TEST_CASE("ConvexHull queries are total and the hull copies") {
+  std::mt19937 rng(8);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::vector<glm::vec3> pts(300);
+  for (auto& p : pts) p = {u(rng), u(rng), u(rng)};
+  const ConvexHull hull(pts, climb_always());
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const glm::vec3 dir : {glm::vec3(0.f), glm::vec3(nan), glm::vec3(1e-30f, 0, 0), glm::vec3(1e30f, -1e30f, 0)}) {
+    int hint = 12345;
+    const glm::vec3 s = hull.support(dir, hint);
+    CHECK(hint >= 0);
+    CHECK(static_cast<std::size_t>(hint) < hull.vertices().size());
+    CHECK(std::isfinite(s.x));
+    CHECK(std::isfinite(hull.support(dir).x));
+  }
+  ConvexHull copy = hull;
+  const ConvexHull moved = std::move(copy);
+  for (int k = 0; k < 50; ++k) {
+    const glm::vec3 dir{u(rng), u(rng), u(rng)};
+    CHECK(moved.support(dir) == hull.support(dir));
+  }
+  CHECK(moved.faces().size() == hull.faces().size());
+  for (const auto& v : hull.vertices()) {
+    CHECK(glm::all(glm::lessThanEqual(hull.bounds_min(), v)));
+    CHECK(glm::all(glm::lessThanEqual(v, hull.bounds_max())));
+  }
 }

@@ -2,26 +2,97 @@
 
 #include <glide/gjk/shapes.hpp>
 
+#include <array>
+#include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
 namespace glide::gjk {
 
-/// A convex polyhedron given as a point cloud. Construction validates the points (throws
-/// glide::Error naming the first non-finite coordinate; at least one point).
-// TODO(issue 3): robust quickhull keeping only hull vertices, and hill-climbing support
-// over vertex adjacency for large hulls. Until then every point is kept and scanned.
+struct ConvexHullSettings {
+  /// Tolerance relative to the cloud's radius r (largest distance of a point from the
+  /// centroid): a point within tolerance·r of an earlier kept point is merged into it, and a
+  /// point within tolerance·r of the hull of the others (a face plane, an edge, the line) is
+  /// not a vertex. The default sits above float rounding of coordinates near the cloud.
+  float tolerance = 1e-6f; ///< (fraction of r, in [1e-9, 0.1])
+  /// Hulls with at least this many vertices answer support() by hill climbing over vertex
+  /// adjacency; smaller ones scan every vertex. Measured in bench/convex_hull_bench.cpp.
+  std::uint32_t hill_climb_min_vertices = 24; ///< (vertices; 0 always climbs, max never)
+};
+
+/// One triangle of the hull's surface.
+struct HullFace {
+  std::array<std::uint32_t, 3> vertices{}; ///< indices into ConvexHull::vertices(), counter-clockwise seen from outside
+  glm::vec3 normal{0.f};                   ///< outward unit normal
+  float offset = 0.f; ///< plane dot(normal, x) = offset (m); the hull lies where dot(normal, x) <= offset
+};
+
+/// A convex polyhedron built from a point cloud by quickhull (in double, relative to the
+/// cloud's centroid). Only the hull's vertices are kept: duplicates are merged and interior,
+/// face and edge points dropped (see ConvexHullSettings::tolerance). Degenerate clouds give
+/// lower-dimensional hulls: one point, a segment (its two extremes) or a flat convex polygon.
+/// Immutable after construction; every query is const and thread-safe.
 class ConvexHull {
 public:
-  explicit ConvexHull(std::span<const glm::vec3> points);
+  /// Throws glide::Error for no points, a non-finite coordinate (naming the point's index and
+  /// value) or settings out of range.
+  explicit ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettings& settings = {});
 
-  glm::vec3 support(const glm::vec3& dir) const;
+  /// The vertex farthest along `dir` (any of the farthest for ties; dir may be zero).
+  glm::vec3 support(const glm::vec3& dir) const { return vertices_[support_index(dir)]; }
+  /// Warm-started support: `hint` is a vertex index to start hill climbing from (any value,
+  /// e.g. -1, for no hint) and receives the returned vertex's index. Coherent directions, as in
+  /// GJK iterations or successive frames, make this close to O(1).
+  glm::vec3 support(const glm::vec3& dir, int& hint) const {
+    const std::uint32_t start = hint >= 0 ? static_cast<std::uint32_t>(hint) : k_no_vertex;
+    const std::uint32_t index = support_index(dir, start);
+    hint = static_cast<int>(index);
+    return vertices_[index];
+  }
+  /// Index into vertices() of support(dir); `start` as the hint above (k_no_vertex for none).
+  std::uint32_t support_index(const glm::vec3& dir, std::uint32_t start = k_no_vertex) const;
 
-  /// The points support() may return (m, local space).
+  /// The hull's vertices (m, local space), in the order the points were given.
   std::span<const glm::vec3> vertices() const { return vertices_; }
+  /// Triangulated surface with outward normals. A flat hull (dimension 2) has its polygon
+  /// twice, as a fan facing +normal and a fan facing -normal; a point or segment has none.
+  std::span<const HullFace> faces() const { return faces_; }
+  /// Vertices joined to `vertex` by a hull edge (polygon sides for a flat hull).
+  std::span<const std::uint32_t> neighbors(std::uint32_t vertex) const {
+    return {neighbors_.data() + neighbor_begin_[vertex], neighbors_.data() + neighbor_begin_[vertex + 1]};
+  }
+
+  /// 0 point, 1 segment, 2 flat polygon, 3 solid.
+  int dimension() const { return dimension_; }
+  bool is_flat() const { return dimension_ < 3; }
+  /// Whether support() hill-climbs (see ConvexHullSettings::hill_climb_min_vertices).
+  bool uses_hill_climbing() const { return hill_climb_; }
+
+  /// Axis-aligned bounds of the vertices (m, local space).
+  glm::vec3 bounds_min() const { return bounds_min_; }
+  glm::vec3 bounds_max() const { return bounds_max_; }
+
+  static constexpr std::uint32_t k_no_vertex = std::numeric_limits<std::uint32_t>::max();
 
 private:
+  std::uint32_t scan(const glm::vec3& dir) const;
+  std::uint32_t climb(const glm::vec3& dir, std::uint32_t start) const;
+  float dot_at(const glm::vec3& dir, std::uint32_t i) const {
+    return dir.x * centered_x_[i] + dir.y * centered_y_[i] + dir.z * centered_z_[i];
+  }
+
   std::vector<glm::vec3> vertices_;
+  // Vertices minus their centroid, one array per axis: support compares dot products of
+  // small numbers, which stays accurate for hulls placed far from the origin.
+  std::vector<float> centered_x_, centered_y_, centered_z_;
+  std::vector<HullFace> faces_;
+  std::vector<std::uint32_t> neighbor_begin_; ///< CSR offsets into neighbors_, one per vertex plus one
+  std::vector<std::uint32_t> neighbors_;
+  std::array<std::uint32_t, 6> axis_extreme_{}; ///< hill-climb start: vertex extreme along +x, -x, +y, -y, +z, -z
+  glm::vec3 bounds_min_{0.f}, bounds_max_{0.f};
+  int dimension_ = 0;
+  bool hill_climb_ = false;
 };
 
 } // namespace glide::gjk

@@ -1,0 +1,215 @@
+// Quickhull in double precision on points taken relative to the cloud's centroid, with one
+// distance tolerance eps = relative_tolerance · radius used everywhere: merging, "outside a
+// face", flatness. A point is only ever added when it lies more than eps above a face, so
+// every new triangle is at least eps high over its horizon edge and normals stay well defined.
+#include "quickhull.hpp"
+#include "quickhull_3d.hpp"
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <unordered_map>
+
+namespace glide::gjk::detail {
+namespace {
+
+using glm::dvec3;
+
+struct CellKey {
+  std::int64_t x, y, z;
+  bool operator==(const CellKey&) const = default;
+};
+struct CellHash {
+  std::size_t operator()(const CellKey& k) const {
+    return static_cast<std::size_t>(k.x * 73856093LL ^ k.y * 19349663LL ^ k.z * 83492791LL);
+  }
+};
+
+/// Input indices of the points kept after merging: a point within eps of an earlier kept
+/// point is dropped (a hash grid with eps cells finds the candidates).
+std::vector<std::uint32_t> merge_duplicates(const std::vector<dvec3>& p, double eps) {
+  std::unordered_map<CellKey, std::vector<std::uint32_t>, CellHash> grid;
+  std::vector<std::uint32_t> kept;
+  const auto cell_of = [eps](const dvec3& q) {
+    return CellKey{static_cast<std::int64_t>(std::floor(q.x / eps)), static_cast<std::int64_t>(std::floor(q.y / eps)),
+                   static_cast<std::int64_t>(std::floor(q.z / eps))};
+  };
+  for (std::uint32_t i = 0; i < p.size(); ++i) {
+    const CellKey c = cell_of(p[i]);
+    bool merged = false;
+    for (std::int64_t dx = -1; dx <= 1 && !merged; ++dx)
+      for (std::int64_t dy = -1; dy <= 1 && !merged; ++dy)
+        for (std::int64_t dz = -1; dz <= 1 && !merged; ++dz) {
+          const auto it = grid.find({c.x + dx, c.y + dy, c.z + dz});
+          if (it == grid.end()) continue;
+          for (std::uint32_t j : it->second)
+            if (glm::length(p[i] - p[j]) <= eps) merged = true;
+        }
+    if (merged) continue;
+    grid[c].push_back(i);
+    kept.push_back(i);
+  }
+  return kept;
+}
+
+/// The id maximising value(); among those within eps of the maximum, the one farthest from
+/// the centroid. That distance is strictly convex, so on exact ties (a face or edge of points
+/// parallel to the measured plane or line) the pick is a corner, never a mid-face point.
+template <class Value>
+std::uint32_t pick_extreme(const std::vector<dvec3>& p, std::span<const std::uint32_t> ids, double eps, Value value,
+                           double* best_value = nullptr) {
+  double best = -INFINITY;
+  for (std::uint32_t i : ids) best = std::max(best, value(p[i]));
+  std::uint32_t pick = ids[0];
+  double far = -1.0;
+  for (std::uint32_t i : ids)
+    if (value(p[i]) >= best - eps && glm::dot(p[i], p[i]) > far) {
+      far = glm::dot(p[i], p[i]);
+      pick = i;
+    }
+  if (best_value) *best_value = best;
+  return pick;
+}
+
+struct Pass {
+  int dimension = 0;
+  std::vector<std::uint32_t> vertices; ///< input indices
+  std::vector<Triangle3> triangles;    ///< dimension 3, input indices
+  std::vector<std::uint32_t> polygon;  ///< dimension 2, input indices in order
+  dvec3 normal{0.0};                   ///< dimension 2: the plane's normal
+};
+
+/// 2D hull (Andrew's monotone chain) of coplanar points; a middle point within eps of the
+/// line through its neighbours is dropped. Counter-clockwise around u × w.
+std::vector<std::uint32_t> polygon_hull(const std::vector<dvec3>& p, std::span<const std::uint32_t> ids,
+                                        const dvec3& origin, const dvec3& u, const dvec3& w, double eps) {
+  struct P2 {
+    double x, y;
+    std::uint32_t id;
+  };
+  std::vector<P2> pts;
+  pts.reserve(ids.size());
+  for (std::uint32_t i : ids) pts.push_back({glm::dot(p[i] - origin, u), glm::dot(p[i] - origin, w), i});
+  std::sort(pts.begin(), pts.end(), [](const P2& a, const P2& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+  const auto keeps_turn = [eps](const P2& o, const P2& a, const P2& b) {
+    const double cross = (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+    return cross > eps * std::hypot(b.x - o.x, b.y - o.y);
+  };
+  std::vector<P2> chain;
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::size_t base = chain.size();
+    for (std::size_t k = 0; k < pts.size(); ++k) {
+      const P2& q = pass == 0 ? pts[k] : pts[pts.size() - 1 - k];
+      while (chain.size() >= base + 2 && !keeps_turn(chain[chain.size() - 2], chain.back(), q)) chain.pop_back();
+      chain.push_back(q);
+    }
+    chain.pop_back(); // the last point starts the other chain
+  }
+  std::vector<std::uint32_t> out;
+  for (const P2& q : chain) out.push_back(q.id);
+  return out;
+}
+
+Pass run_pass(const std::vector<dvec3>& p, std::span<const std::uint32_t> ids, double eps) {
+  Pass out;
+  if (ids.size() == 1) {
+    out.vertices = {ids[0]};
+    return out;
+  }
+  const std::uint32_t a = pick_extreme(p, ids, eps, [](const dvec3& q) { return glm::length(q); });
+  const std::uint32_t b = pick_extreme(p, ids, eps, [&](const dvec3& q) { return glm::length(q - p[a]); });
+  const dvec3 u = glm::normalize(p[b] - p[a]);
+  double line_distance = 0.0;
+  const std::uint32_t c = pick_extreme(
+      p, ids, eps, [&](const dvec3& q) { return glm::length(glm::cross(q - p[a], u)); }, &line_distance);
+  if (!(line_distance > eps)) {
+    out.dimension = 1;
+    const std::uint32_t lo = pick_extreme(p, ids, eps, [&](const dvec3& q) { return -glm::dot(q, u); });
+    const std::uint32_t hi = pick_extreme(p, ids, eps, [&](const dvec3& q) { return glm::dot(q, u); });
+    out.vertices = {std::min(lo, hi), std::max(lo, hi)};
+    return out;
+  }
+  const dvec3 n = glm::normalize(glm::cross(p[b] - p[a], p[c] - p[a]));
+  double plane_distance = 0.0;
+  const std::uint32_t d = pick_extreme(
+      p, ids, eps, [&](const dvec3& q) { return std::abs(glm::dot(q - p[a], n)); }, &plane_distance);
+  if (!(plane_distance > eps)) {
+    out.polygon = polygon_hull(p, ids, p[a], u, glm::cross(n, u), eps);
+    if (out.polygon.size() >= 3) {
+      out.dimension = 2;
+      out.normal = n;
+      out.vertices = out.polygon;
+      return out;
+    }
+    // Unreachable in exact arithmetic (c is eps off the line); keep the two extremes.
+    out.dimension = 1;
+    out.vertices = {std::min(a, b), std::max(a, b)};
+    return out;
+  }
+  out.dimension = 3;
+  out.triangles = Builder3(p, eps).build(ids, {a, b, c, d});
+  for (const Triangle3& t : out.triangles) out.vertices.insert(out.vertices.end(), t.v.begin(), t.v.end());
+  std::sort(out.vertices.begin(), out.vertices.end());
+  out.vertices.erase(std::unique(out.vertices.begin(), out.vertices.end()), out.vertices.end());
+  return out;
+}
+
+} // namespace
+
+QuickhullResult quickhull(std::span<const glm::vec3> points, double relative_tolerance) {
+  dvec3 centroid{0.0};
+  for (const glm::vec3& q : points) centroid += dvec3(q);
+  centroid /= static_cast<double>(points.size());
+  std::vector<dvec3> p(points.size());
+  double radius = 0.0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    p[i] = dvec3(points[i]) - centroid;
+    radius = std::max(radius, glm::length(p[i]));
+  }
+
+  QuickhullResult result;
+  if (!(radius > 0.0)) {
+    result.vertices = {0};
+    return result;
+  }
+  const double eps = relative_tolerance * radius;
+  std::vector<std::uint32_t> ids = merge_duplicates(p, eps);
+  Pass pass = run_pass(p, ids, eps);
+  // Ties in quickhull can make a point on a face or edge a vertex; drop such vertices and
+  // rebuild from the rest until none is left (each round removes points, so this ends).
+  for (int round = 0; round < 8 && pass.dimension == 3; ++round) {
+    std::vector<std::uint32_t> kept = extreme_vertices(p, pass.triangles, eps);
+    if (kept.size() == pass.vertices.size()) break;
+    ids = std::move(kept);
+    pass = run_pass(p, ids, eps);
+  }
+
+  result.dimension = pass.dimension;
+  result.vertices = pass.vertices;
+  std::sort(result.vertices.begin(), result.vertices.end());
+  std::vector<std::uint32_t> index_of(points.size(), 0);
+  for (std::uint32_t k = 0; k < result.vertices.size(); ++k) index_of[result.vertices[k]] = k;
+  const auto make_triangle = [&](std::uint32_t i, std::uint32_t j, std::uint32_t k, const dvec3& normal) {
+    HullTriangle t;
+    t.vertices = {index_of[i], index_of[j], index_of[k]};
+    t.normal = normal;
+    t.offset = glm::dot(normal, (p[i] + p[j] + p[k]) / 3.0) + glm::dot(normal, centroid);
+    return t;
+  };
+  if (pass.dimension == 3) {
+    for (const Triangle3& t : pass.triangles)
+      result.triangles.push_back(make_triangle(t.v[0], t.v[1], t.v[2], t.normal));
+  } else if (pass.dimension == 2) {
+    const std::vector<std::uint32_t>& poly = pass.polygon;
+    for (std::uint32_t id : poly) result.polygon.push_back(index_of[id]);
+    for (std::size_t k = 1; k + 1 < poly.size(); ++k)
+      result.triangles.push_back(make_triangle(poly[0], poly[k], poly[k + 1], pass.normal));
+    for (std::size_t k = 1; k + 1 < poly.size(); ++k)
+      result.triangles.push_back(make_triangle(poly[0], poly[k + 1], poly[k], -pass.normal));
+  }
+  return result;
+}
+
+} // namespace glide::gjk::detail
