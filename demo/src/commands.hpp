@@ -12,5 +12,7 @@ namespace glide::cli {
 // Each subcommand registers itself on the app and, when chosen, stores what to run in
 // `action` (called after parsing; its return value is the exit code).
 void add_info_command(CLI::App& app, std::ostream& out, std::function<int()>& action);
+/// `glide cases PATH...`: runs case files (docs/cases.md), one PASS/FAIL line per case.
+void add_cases_command(CLI::App& app, std::ostream& out, std::function<int()>& action);
 
 } // namespace glide::cli

@@ -1,0 +1,405 @@
+#include "cases/case_parser.hpp"
+
+#include <glide/gjk/error.hpp>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace glide::cases {
+namespace {
+
+struct ShapeTable {
+  std::map<std::string, ShapeDef> by_name;
+};
+
+glm::quat rotation_from(Fields& f) {
+  const auto euler = f.optional("euler_deg");
+  const auto quat = f.optional("quat");
+  if (euler && quat) quat->fail("give either \"euler_deg\" or \"quat\", not both");
+  if (euler) {
+    // Degrees about the fixed world axes, X first, then Y, then Z: R = Rz * Ry * Rx.
+    const glm::vec3 deg = euler->vec3();
+    const glm::vec3 rad = glm::radians(deg);
+    const glm::quat qx = glm::angleAxis(rad.x, glm::vec3(1.f, 0.f, 0.f));
+    const glm::quat qy = glm::angleAxis(rad.y, glm::vec3(0.f, 1.f, 0.f));
+    const glm::quat qz = glm::angleAxis(rad.z, glm::vec3(0.f, 0.f, 1.f));
+    return glm::normalize(qz * qy * qx);
+  }
+  if (quat) {
+    if (quat->size() != 4) quat->fail("expected [w, x, y, z]");
+    const glm::quat q{quat->element(0).real(), quat->element(1).real(), quat->element(2).real(),
+                      quat->element(3).real()};
+    const float len = glm::length(q);
+    if (!(len > 1e-6f)) quat->fail("quaternion has zero length");
+    return q / len;
+  }
+  return glm::quat(1.f, 0.f, 0.f, 0.f);
+}
+
+gjk::Transform pose_from(Fields& f) {
+  gjk::Transform t;
+  if (const auto p = f.optional("position")) t.translation = p->vec3();
+  t.rotation = rotation_from(f);
+  return t;
+}
+
+const std::vector<std::string> k_pose_fields{"position", "euler_deg", "quat"};
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+ShapeDef parse_shape(const Node& node, const std::filesystem::path& base_dir) {
+  Fields f(node);
+  ShapeDef s;
+  s.json_path = node.path();
+  const Node type_node = f.required("type");
+  const std::string type = type_node.string();
+  std::vector<std::string> accepted{"type"};
+  if (type == "point") {
+    s.kind = ShapeDef::Kind::point;
+    s.points = {glm::vec3(0.f)};
+  } else if (type == "segment") {
+    s.kind = ShapeDef::Kind::segment;
+    s.points = {f.required("a").vec3(), f.required("b").vec3()};
+    accepted = {"type", "a", "b"};
+  } else if (type == "triangle") {
+    s.kind = ShapeDef::Kind::triangle;
+    s.points = {f.required("a").vec3(), f.required("b").vec3(), f.required("c").vec3()};
+    accepted = {"type", "a", "b", "c"};
+  } else if (type == "box") {
+    s.kind = ShapeDef::Kind::box;
+    const Node h = f.required("half_extents");
+    s.half_extents = h.vec3();
+    if (!(s.half_extents.x >= 0.f && s.half_extents.y >= 0.f && s.half_extents.z >= 0.f))
+      h.fail("half extents must be >= 0");
+    accepted = {"type", "half_extents"};
+  } else if (type == "sphere") {
+    s.kind = ShapeDef::Kind::sphere;
+    s.radius = f.required("radius").non_negative();
+    accepted = {"type", "radius"};
+  } else if (type == "capsule") {
+    s.kind = ShapeDef::Kind::capsule;
+    s.points = {f.required("a").vec3(), f.required("b").vec3()};
+    s.radius = f.required("radius").non_negative();
+    accepted = {"type", "a", "b", "radius"};
+  } else if (type == "hull") {
+    s.kind = ShapeDef::Kind::hull;
+    const Node p = f.required("points");
+    s.points = p.points();
+    if (s.points.empty()) p.fail("a hull needs at least one point");
+    accepted = {"type", "points"};
+  } else if (type == "obj") {
+    s.kind = ShapeDef::Kind::obj;
+    s.file = base_dir / f.required("path").string();
+    if (const auto sc = f.optional("scale")) s.scale = sc->positive();
+    accepted = {"type", "path", "scale"};
+  } else if (type == "heightfield") {
+    s.kind = ShapeDef::Kind::heightfield;
+    accepted = {"type", "path", "rows", "columns", "heights", "cell_size"};
+    if (const auto path = f.optional("path")) {
+      s.file = base_dir / path->string();
+      for (const char* inline_key : {"rows", "columns", "heights"})
+        if (f.has(inline_key)) node.fail(std::string("give either \"path\" or \"") + inline_key + "\", not both");
+    } else {
+      s.rows = f.required("rows").integer(2, 1 << 14);
+      s.columns = f.required("columns").integer(2, 1 << 14);
+      const Node h = f.required("heights");
+      s.heights = h.reals();
+      if (s.heights.size() != static_cast<std::size_t>(s.rows) * static_cast<std::size_t>(s.columns))
+        h.fail("expected rows * columns = " + std::to_string(s.rows * s.columns) + " heights, got " +
+               std::to_string(s.heights.size()));
+    }
+    if (const auto c = f.optional("cell_size")) {
+      s.cell_size = c->vec2();
+      if (!(s.cell_size.x > 0.f && s.cell_size.y > 0.f)) c->fail("cell size must be > 0");
+    }
+  } else {
+    type_node.fail("unknown shape type \"" + type +
+                   "\" (one of: point, segment, triangle, box, sphere, capsule, hull, obj, heightfield)");
+  }
+  f.done(accepted);
+  return s;
+}
+
+/// A shape given inline (an object) or by name from the case's "shapes".
+ShapeDef shape_ref(const Node& node, const ShapeTable& table, const std::filesystem::path& base_dir) {
+  if (node.is_string()) {
+    const std::string name = node.string();
+    const auto it = table.by_name.find(name);
+    if (it == table.by_name.end()) node.fail("no shape named \"" + name + "\" in \"shapes\"");
+    return it->second;
+  }
+  return parse_shape(node, base_dir);
+}
+
+Instance parse_instance(const Node& node, std::size_t index, const ShapeTable& table,
+                        const std::filesystem::path& base_dir) {
+  Fields f(node);
+  Instance inst;
+  const Node shape = f.required("shape");
+  inst.shape = shape_ref(shape, table, base_dir);
+  if (const auto n = f.optional("name"))
+    inst.name = n->string();
+  else if (shape.is_string())
+    inst.name = shape.string();
+  else
+    inst.name = "piece" + std::to_string(index);
+  inst.transform = pose_from(f);
+  if (inst.shape.kind == ShapeDef::Kind::heightfield && inst.transform.rotation != glm::quat(1.f, 0.f, 0.f, 0.f))
+    node.fail("a heightfield can be moved with \"position\" but not rotated");
+  f.done(with({"name", "shape"}, k_pose_fields));
+  return inst;
+}
+
+const std::map<std::string, QueryType> k_query_types{{"distance", QueryType::distance},
+                                                     {"intersect", QueryType::intersect},
+                                                     {"penetration", QueryType::penetration},
+                                                     {"sweep", QueryType::sweep},
+                                                     {"raycast", QueryType::raycast}};
+
+Query parse_query(const Node& node, const std::vector<Instance>& world, const ShapeTable& table,
+                  const std::filesystem::path& base_dir) {
+  Fields f(node);
+  Query q;
+  const Node type_node = f.required("type");
+  const std::string type = type_node.string();
+  if (type == "move")
+    type_node.fail("query type \"move\" is reserved for the character controller and not supported yet");
+  const auto it = k_query_types.find(type);
+  if (it == k_query_types.end())
+    type_node.fail("unknown query type \"" + type + "\" (one of: distance, intersect, penetration, sweep, raycast)");
+  q.type = it->second;
+  switch (q.type) {
+  case QueryType::distance:
+  case QueryType::intersect:
+  case QueryType::penetration: {
+    for (const char* key : {"a", "b"}) {
+      const Node n = f.required(key);
+      const std::string name = n.string();
+      const Instance* found = nullptr;
+      for (const auto& inst : world)
+        if (inst.name == name) found = &inst;
+      if (!found) n.fail("no world instance named \"" + name + "\"");
+      if (!found->shape.convex()) n.fail("\"" + name + "\" is not a convex shape; " + type + " needs two");
+      (key[0] == 'a' ? q.a : q.b) = name;
+    }
+    f.done({"type", "a", "b"});
+    break;
+  }
+  case QueryType::sweep: {
+    const Node c = f.required("capsule");
+    q.capsule = shape_ref(c, table, base_dir);
+    if (q.capsule.kind != ShapeDef::Kind::capsule) c.fail("a sweep moves a capsule");
+    q.pose = pose_from(f);
+    q.motion = f.required("motion").vec3();
+    if (const auto m = f.optional("method")) {
+      const std::string method = m->string();
+      if (method == "bisection")
+        q.method = SweepMethod::bisection;
+      else if (method == "fast")
+        q.method = SweepMethod::fast;
+      else
+        m->fail("unknown sweep method \"" + method + "\" (bisection or fast)");
+    }
+    f.done(with({"type", "capsule", "motion", "method"}, k_pose_fields));
+    break;
+  }
+  case QueryType::raycast: {
+    q.origin = f.required("origin").vec3();
+    const Node d = f.required("direction");
+    const glm::vec3 dir = d.vec3();
+    if (!(glm::length(dir) > 1e-12f)) d.fail("direction has zero length");
+    q.direction = glm::normalize(dir);
+    q.max_distance = f.required("max_distance").positive();
+    f.done({"type", "origin", "direction", "max_distance"});
+    break;
+  }
+  }
+  return q;
+}
+
+Expectation parse_expectation(const std::string& key, const Node& node, QueryType type, double default_tol) {
+  Expectation e;
+  e.key = key;
+  e.field = key;
+  if (key.ends_with("_at_least")) {
+    e.kind = Expectation::Kind::at_least;
+    e.field = key.substr(0, key.size() - 9);
+  } else if (key.ends_with("_at_most")) {
+    e.kind = Expectation::Kind::at_most;
+    e.field = key.substr(0, key.size() - 8);
+  }
+  const FieldSpec* spec = nullptr;
+  for (const auto& s : fields_of(type))
+    if (e.field == s.name) spec = &s;
+  if (!spec || (e.kind != Expectation::Kind::equal && spec->kind != ValueKind::number)) {
+    std::string list;
+    for (const auto& s : fields_of(type)) {
+      list += (list.empty() ? "" : ", ") + std::string(s.name);
+      if (s.kind == ValueKind::number) list += std::string(", ") + s.name + "_at_least, " + s.name + "_at_most";
+    }
+    node.fail(std::string("unknown expectation \"") + key + "\" for a " + query_type_name(type) +
+              " query (accepted: " + list + ")");
+  }
+  // Bounds default to no slack; equalities to the case tolerance.
+  e.tolerance = e.kind == Expectation::Kind::equal ? default_tol : 0.0;
+  Node value = node;
+  if (node.is_object() && (spec->kind == ValueKind::number || spec->kind == ValueKind::vector)) {
+    Fields f(node);
+    value = f.required("value");
+    if (const auto t = f.optional("tol")) {
+      e.tolerance = t->number();
+      if (e.tolerance < 0.0) t->fail("tolerance must be >= 0");
+      e.tolerance_written = true;
+    }
+    f.done({"value", "tol"});
+  }
+  switch (spec->kind) {
+  case ValueKind::boolean:
+    e.expected = value.boolean();
+    break;
+  case ValueKind::number:
+    e.expected = value.number();
+    break;
+  case ValueKind::vector:
+    e.expected = value.vec3();
+    break;
+  case ValueKind::text:
+    e.expected = value.string();
+    break;
+  }
+  return e;
+}
+
+Case parse_case(const Node& node, std::size_t index, Where& where, const std::filesystem::path& base_dir) {
+  Fields f(node);
+  Case c;
+  c.index = index;
+  where.case_name = std::string("#").append(std::to_string(index)); // until its name is known
+  c.name = f.required("name").string();
+  where.case_name = c.name;
+  if (const auto d = f.optional("description"); d && !d->json().is_string()) d->fail("expected a string");
+  if (const auto t = f.optional("tolerance")) {
+    c.tolerance = t->number();
+    if (c.tolerance < 0.0) t->fail("tolerance must be >= 0");
+  }
+  ShapeTable table;
+  if (const auto shapes = f.optional("shapes")) {
+    Fields sf(*shapes);
+    for (const auto& [name, value] : shapes->json().items())
+      table.by_name[name] = parse_shape(*sf.optional(name), base_dir);
+  }
+  if (const auto world = f.optional("world")) {
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < world->size(); ++i) {
+      Instance inst = parse_instance(world->element(i), i, table, base_dir);
+      if (!names.insert(inst.name).second) world->element(i).fail("duplicate instance name \"" + inst.name + "\"");
+      c.world.push_back(std::move(inst));
+    }
+  }
+  c.query = parse_query(f.required("query"), c.world, table, base_dir);
+  const Node expect = f.required("expect");
+  Fields ef(expect);
+  for (const auto& [key, value] : expect.json().items())
+    c.expect.push_back(parse_expectation(key, *ef.optional(key), c.query.type, c.tolerance));
+  if (c.expect.empty()) expect.fail("a case must expect something");
+  f.done({"name", "description", "tolerance", "shapes", "world", "query", "expect"});
+  where.case_name.clear();
+  return c;
+}
+
+} // namespace
+
+const char* query_type_name(QueryType type) {
+  switch (type) {
+  case QueryType::distance:
+    return "distance";
+  case QueryType::intersect:
+    return "intersect";
+  case QueryType::penetration:
+    return "penetration";
+  case QueryType::sweep:
+    return "sweep";
+  case QueryType::raycast:
+    return "raycast";
+  }
+  return "?";
+}
+
+const std::vector<FieldSpec>& fields_of(QueryType type) {
+  using K = ValueKind;
+  static const std::vector<FieldSpec> distance{
+      {"distance", K::number}, {"point_a", K::vector}, {"point_b", K::vector}, {"normal", K::vector}};
+  static const std::vector<FieldSpec> intersect{{"overlapping", K::boolean}};
+  static const std::vector<FieldSpec> penetration{{"overlapping", K::boolean},
+                                                  {"depth", K::number},
+                                                  {"normal", K::vector},
+                                                  {"point_a", K::vector},
+                                                  {"point_b", K::vector}};
+  static const std::vector<FieldSpec> sweep{
+      {"hit", K::boolean}, {"fraction", K::number}, {"point", K::vector}, {"normal", K::vector}, {"piece", K::text}};
+  static const std::vector<FieldSpec> raycast{
+      {"hit", K::boolean}, {"distance", K::number}, {"point", K::vector}, {"normal", K::vector}, {"piece", K::text}};
+  switch (type) {
+  case QueryType::distance:
+    return distance;
+  case QueryType::intersect:
+    return intersect;
+  case QueryType::penetration:
+    return penetration;
+  case QueryType::sweep:
+    return sweep;
+  case QueryType::raycast:
+    return raycast;
+  }
+  return distance;
+}
+
+CaseFile parse_case_text(const std::string& text, const std::string& label, const std::filesystem::path& base_dir) {
+  CaseFile file;
+  file.path = label;
+  Where where{label, {}};
+  try {
+    file.document = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    // nlohmann's message carries line and column; drop its "[json.exception...]" prefix.
+    std::string what = e.what();
+    if (const auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    throw Error(label + ": " + what);
+  }
+  const Node root(file.document, "", where);
+  Fields f(root);
+  const Node cases = f.required("cases");
+  if (const auto d = f.optional("description"); d && !d->json().is_string()) d->fail("expected a string");
+  f.done({"description", "cases"});
+  if (cases.size() == 0) cases.fail("a case file needs at least one case");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    Case c = parse_case(cases.element(i), i, where, base_dir);
+    if (!names.insert(c.name).second) {
+      where.case_name = c.name;
+      fail_at(where, cases.element(i).path() + "/name", "duplicate case name \"" + c.name + "\"");
+    }
+    file.cases.push_back(std::move(c));
+  }
+  return file;
+}
+
+CaseFile parse_case_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path.string() + ": cannot open the case file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  CaseFile file = parse_case_text(text.str(), path.string(), path.parent_path());
+  file.path = path;
+  return file;
+}
+
+} // namespace glide::cases

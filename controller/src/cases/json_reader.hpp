@@ -1,0 +1,85 @@
+#pragma once
+
+// Reads a JSON document while remembering where each value sits, so every error names the
+// file, the case and the JSON path (RFC 6901 pointer) of the offending value.
+
+#include <nlohmann/json.hpp>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace glide::cases {
+
+using Json = nlohmann::ordered_json;
+
+/// Where we are: the file and, once inside one, the case name.
+struct Where {
+  std::string file;
+  std::string case_name;
+};
+
+/// Throws glide::Error "<file>: case "<name>": <path>: <message>".
+[[noreturn]] void fail_at(const Where& where, const std::string& path, const std::string& message);
+
+/// A JSON value together with its path.
+class Node {
+public:
+  Node(const Json& value, std::string path, const Where& where)
+      : value_(&value), path_(std::move(path)), where_(&where) {}
+
+  const Json& json() const { return *value_; }
+  const std::string& path() const { return path_; }
+  const Where& where() const { return *where_; }
+  [[noreturn]] void fail(const std::string& message) const { fail_at(*where_, path_, message); }
+
+  bool is_object() const { return value_->is_object(); }
+  bool is_array() const { return value_->is_array(); }
+  bool is_string() const { return value_->is_string(); }
+
+  double number() const;      ///< any finite number
+  float real() const;         ///< finite and representable as float
+  float positive() const;     ///< > 0
+  float non_negative() const; ///< >= 0
+  int integer(int min, int max) const;
+  bool boolean() const;
+  std::string string() const;            ///< non-empty
+  glm::vec3 vec3() const;                ///< [x, y, z]
+  glm::vec2 vec2() const;                ///< [x, y]
+  std::vector<float> reals() const;      ///< array of numbers
+  std::vector<glm::vec3> points() const; ///< array of [x, y, z]
+
+  std::size_t size() const; ///< array length (fails when not an array)
+  Node element(std::size_t i) const;
+
+private:
+  const Json* value_;
+  std::string path_;
+  const Where* where_;
+};
+
+/// Reads an object field by field; done() rejects the fields nobody asked for.
+class Fields {
+public:
+  explicit Fields(const Node& node);
+  std::optional<Node> optional(const std::string& key);
+  Node required(const std::string& key);
+  bool has(const std::string& key) const { return node_.json().contains(key); }
+  /// Fails on the first field that was not read, listing the ones this object accepts.
+  void done(const std::vector<std::string>& accepted) const;
+  const Node& node() const { return node_; }
+
+private:
+  Node node_;
+  std::set<std::string> read_;
+};
+
+std::string type_name(const Json& value);
+std::string pointer_escape(const std::string& key);
+
+} // namespace glide::cases

@@ -1,0 +1,66 @@
+#include "commands.hpp"
+
+#include <glide/controller/cases.hpp>
+#include <glide/gjk/error.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace glide::cli {
+namespace {
+
+struct CasesArgs {
+  std::vector<std::string> paths;
+  std::string filter;
+  bool verbose = false;
+  bool update = false;
+};
+
+int run_cases_command(const CasesArgs& args, std::ostream& out) {
+  const CaseRunOptions options{.filter = args.filter, .update = args.update};
+  int passed = 0, failed = 0;
+  const auto report = [&](const CaseResult& r) {
+    out << r.line() << "\n";
+    if (args.verbose) {
+      out << "  file: " << r.file << "\n";
+      for (const auto& [field, value] : r.actual) out << "  " << field << " = " << value << "\n";
+    }
+    if (r.updated) out << "  updated: expectations rewritten in " << r.file << "\n";
+    (r.passed() ? passed : failed) += 1;
+  };
+  for (const auto& path : args.paths) {
+    std::vector<std::filesystem::path> files;
+    try {
+      files = find_case_files({path});
+    } catch (const Error& e) {
+      CaseResult missing;
+      missing.file = missing.name = path;
+      missing.error = e.what();
+      report(missing);
+      continue;
+    }
+    for (const auto& file : files)
+      for (const auto& r : run_case_file(file, options)) report(r);
+  }
+  out << passed << " passed, " << failed << " failed\n";
+  return failed == 0 ? 0 : 1;
+}
+
+} // namespace
+
+void add_cases_command(CLI::App& app, std::ostream& out, std::function<int()>& action) {
+  auto args = std::make_shared<CasesArgs>();
+  CLI::App* cmd = app.add_subcommand("cases", "Run case files (docs/cases.md): one PASS/FAIL line per case");
+  cmd->add_option("paths", args->paths, "Case files, or folders searched recursively for *.json")->required();
+  cmd->add_option("--filter", args->filter, "Run only the cases whose name contains this");
+  cmd->add_flag("--verbose", args->verbose, "Print every actual value of every case");
+  cmd->add_flag("--update", args->update,
+                "Rewrite the expectations of failing cases to the actual values (golden files)");
+  cmd->callback([args, &out, &action] { action = [args, &out] { return run_cases_command(*args, out); }; });
+}
+
+} // namespace glide::cli

@@ -1,0 +1,167 @@
+// Runs every case file under tests/cases/ through the public header, the way a game's suite
+// would, and checks what a case author sees: readable mismatches, errors that name the file,
+// the case and the JSON path, and --update rewriting only what failed.
+
+#include <doctest/doctest.h>
+
+#include <glide/controller/cases.hpp>
+#include <glide/gjk/error.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+const std::filesystem::path k_tests_dir = GLIDE_TESTS_DIR;
+const std::filesystem::path k_work_dir = GLIDE_TEST_WORK_DIR;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::filesystem::path write_file(const std::string& name, const std::string& text) {
+  std::filesystem::create_directories(k_work_dir);
+  const auto path = k_work_dir / name;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  return path;
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Two spheres of radius 1, centres 5 apart along x: distance 3, normal +x.
+std::string sphere_pair_file(const std::string& expect) {
+  return R"({
+  "cases": [
+    {
+      "name": "spheres",
+      "world": [
+        {"name": "a", "shape": {"type": "sphere", "radius": 1}, "position": [5, 0, 0]},
+        {"name": "b", "shape": {"type": "sphere", "radius": 1}}
+      ],
+      "query": {"type": "distance", "a": "a", "b": "b"},
+      "expect": )" +
+         expect + R"(
+    }
+  ]
+}
+)";
+}
+} // namespace
+
+TEST_CASE("every shipped case passes") {
+  const auto results = glide::run_cases({k_tests_dir / "cases"});
+  CHECK(results.size() >= 40);
+  for (const auto& r : results) CHECK_MESSAGE(r.passed(), r.line());
+}
+
+TEST_CASE("a wrong expectation fails with field, expected, actual and tolerance") {
+  const auto file = write_file("wrong.json", sphere_pair_file(R"({"distance": 2.5, "normal": [1, 0, 0]})"));
+  const auto results = glide::run_case_file(file);
+  REQUIRE(results.size() == 1);
+  CHECK_FALSE(results[0].passed());
+  CHECK(results[0].line() == "FAIL spheres: distance expected 2.5 got 3 (tol 0.0001)");
+}
+
+TEST_CASE("tolerances, vectors and bounds") {
+  SUBCASE("a value inside its own tolerance passes") {
+    const auto file = write_file("tol.json", sphere_pair_file(R"({"distance": {"value": 3.05, "tol": 0.1}})"));
+    CHECK(glide::run_case_file(file).at(0).passed());
+  }
+  SUBCASE("a vector off by more than its tolerance fails and prints both vectors") {
+    const auto file = write_file("vec.json", sphere_pair_file(R"({"point_a": {"value": [4, 0.5, 0], "tol": 0.01}})"));
+    const auto r = glide::run_case_file(file).at(0);
+    CHECK(r.line() == "FAIL spheres: point_a expected [4, 0.5, 0] got [4, 0, 0] (tol 0.01)");
+  }
+  SUBCASE("bounds") {
+    const auto pass = write_file("bounds.json", sphere_pair_file(R"({"distance_at_least": 2, "distance_at_most": 3})"));
+    CHECK(glide::run_case_file(pass).at(0).passed());
+    const auto fail = write_file("bounds_fail.json", sphere_pair_file(R"({"distance_at_most": 2.5})"));
+    CHECK(glide::run_case_file(fail).at(0).line() == "FAIL spheres: distance_at_most expected <= 2.5 got 3 (tol 0)");
+  }
+  SUBCASE("several mismatches are all listed") {
+    const auto file = write_file("two.json", sphere_pair_file(R"({"distance": 1, "normal": [0, 1, 0]})"));
+    const auto r = glide::run_case_file(file).at(0);
+    REQUIRE(r.mismatches.size() == 2);
+    CHECK(contains(r.line(), "distance expected 1 got 3 (tol 0.0001); normal expected [0, 1, 0] got [1, 0, 0]"));
+  }
+}
+
+TEST_CASE("malformed files name the file, the case and the JSON path") {
+  struct Bad {
+    const char* file;
+    std::vector<std::string> parts;
+  };
+  const std::vector<Bad> bad{
+      {"syntax_error.json", {"syntax_error.json: ", "line 6, column 5"}},
+      {"unknown_expectation.json",
+       {"unknown_expectation.json: ", "case \"typo_in_expect\"", "/cases/0/expect/distanse", "unknown expectation"}},
+      {"unknown_field.json",
+       {"unknown_field.json: ", "case \"box_with_radius\"", "/cases/1/world/0/shape/radius", "unknown field"}},
+      {"wrong_type.json",
+       {"case \"radius_is_text\"", "/cases/0/world/0/shape/radius", "expected a number, got a string"}},
+      {"missing_field.json", {"case \"query_without_b\"", "/cases/0/query", "missing required field \"b\""}},
+      {"short_vector.json", {"case \"position_with_two_numbers\"", "/cases/0/world/0/position", "[x, y, z]"}},
+      {"unknown_instance.json", {"case \"query_names_nothing\"", "/cases/0/query/b", "\"wall\""}},
+      {"move_reserved.json", {"case \"controller_walk\"", "/cases/0/query/type", "reserved"}},
+  };
+  for (const auto& b : bad) {
+    CAPTURE(b.file);
+    const auto results = glide::run_case_file(k_tests_dir / "cases_bad" / b.file);
+    REQUIRE(results.size() == 1);
+    CHECK_FALSE(results[0].passed());
+    for (const auto& part : b.parts) CHECK_MESSAGE(contains(results[0].error, part), results[0].error);
+  }
+  // Every file in the folder is covered above.
+  CHECK(glide::find_case_files({k_tests_dir / "cases_bad"}).size() == bad.size());
+}
+
+TEST_CASE("update rewrites failing expectations to the actual values and keeps the rest") {
+  const auto file = write_file("update.json", R"({
+  "cases": [
+    {
+      "name": "wrong",
+      "world": [
+        {"name": "a", "shape": {"type": "sphere", "radius": 1}, "position": [5, 0, 0]},
+        {"name": "b", "shape": {"type": "sphere", "radius": 1}}
+      ],
+      "query": {"type": "distance", "a": "a", "b": "b"},
+      "expect": {"distance": {"value": 2.5, "tol": 0.001}, "point_a": [0, 0, 0], "distance_at_least": 3.5}
+    },
+    {
+      "name": "right",
+      "world": [
+        {"name": "a", "shape": {"type": "box", "half_extents": [1, 1, 1]}, "position": [0, 2.1, 0]},
+        {"name": "b", "shape": {"type": "box", "half_extents": [1, 1, 1]}}
+      ],
+      "query": {"type": "distance", "a": "a", "b": "b"},
+      "expect": {"distance": 0.123}
+    }
+  ]
+}
+)");
+  const auto before = glide::run_case_file(file, {.filter = "wrong", .update = true});
+  REQUIRE(before.size() == 1);
+  CHECK_FALSE(before[0].passed());
+  CHECK(before[0].updated);
+  const std::string text = read_file(file);
+  CHECK(contains(text, R"("distance": {"value": 3, "tol": 0.001})"));
+  CHECK(contains(text, R"("point_a": [4, 0, 0])"));
+  CHECK(contains(text, R"("distance_at_least": 3)"));
+  CHECK(contains(text, R"("distance": 0.123)")); // the filtered-out case is untouched
+  const auto after = glide::run_case_file(file);
+  REQUIRE(after.size() == 2);
+  CHECK(after[0].passed());
+  CHECK_FALSE(after[1].passed());
+  // Without update nothing is written.
+  glide::run_case_file(file);
+  CHECK(read_file(file) == text);
+}
+
+TEST_CASE("a missing path is an error naming it") {
+  CHECK_THROWS_AS(glide::find_case_files({k_tests_dir / "no_such_folder"}), glide::Error);
+}
