@@ -124,8 +124,9 @@ Heightfield::CellPoint Heightfield::locate(float x, float z) const {
   return {r, c, u - static_cast<float>(c), v - static_cast<float>(r)};
 }
 
-float Heightfield::height_at(float x, float z) const {
-  const CellPoint p = locate(x, z);
+float Heightfield::height_at(float x, float z) const { return cell_height(locate(x, z)); }
+
+float Heightfield::cell_height(const CellPoint& p) const {
   const float h00 = at(p.row, p.column), h11 = at(p.row + 1, p.column + 1);
   // Triangle {00, 11, 10} when fu >= fv, else {00, 01, 11}. Both are
   //   h00 + max(fu, fv) * (corner - h00) + min(fu, fv) * (h11 - corner)
@@ -158,7 +159,7 @@ TerrainSample Heightfield::sample(float x, float z) const {
   const float v = (z - origin_.z) * inverse_cell_size_.y;
   const bool on_grid = u >= 0.f && u <= static_cast<float>(columns_ - 1) && v >= 0.f &&
                        v <= static_cast<float>(rows_ - 1) && std::isfinite(x) && std::isfinite(z);
-  return {on_grid && !is_hole(p.row, p.column), height_at(x, z), cell_normal(p)};
+  return {on_grid && !is_hole(p.row, p.column), cell_height(p), cell_normal(p)};
 }
 
 std::array<gjk::Triangle, 2> Heightfield::cell_triangles(int cell_row, int cell_column) const {

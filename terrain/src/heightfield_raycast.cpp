@@ -20,29 +20,30 @@ constexpr double infinity = std::numeric_limits<double>::infinity();
 struct GridRay {
   double u0, v0, y0;
   double du, dv, dy;
+  double inv_du, inv_dv; ///< 1 / du and 1 / dv, 0 when the component is 0
 };
 
-/// Visits the unit cells crossed by the ray for t in [t0, t1], in order, with the interval of
-/// t inside each; cell indices stay within [u_lo, u_hi] x [v_lo, v_hi]. `scale` is the cell
-/// side in grid units (1 for cells, block_cells for blocks). Stops when visit returns true.
-template <class Visit>
-bool walk(const GridRay& ray, double scale, double t0, double t1, int u_lo, int u_hi, int v_lo, int v_hi,
-          Visit&& visit) {
-  const double u0 = ray.u0 / scale, v0 = ray.v0 / scale, du = ray.du / scale, dv = ray.dv / scale;
-  const double us = u0 + du * t0, vs = v0 + dv * t0;
-  // On a border, start in the cell the ray moves into.
+/// Visits the squares of side `Side` cells crossed by the ray for t in [t0, t1], in order,
+/// with the interval of t inside each; indices stay within [u_lo, u_hi] x [v_lo, v_hi].
+/// Stops when visit returns true. Side is a template constant so no step divides.
+template <int Side, class Visit>
+bool walk(const GridRay& ray, double t0, double t1, int u_lo, int u_hi, int v_lo, int v_hi, Visit&& visit) {
+  constexpr double inv_side = 1.0 / Side;
+  const double us = (ray.u0 + ray.du * t0) * inv_side, vs = (ray.v0 + ray.dv * t0) * inv_side;
+  // On a border, start in the square the ray moves into.
   double fu = std::floor(us), fv = std::floor(vs);
-  if (du < 0.0 && fu == us) fu -= 1.0;
-  if (dv < 0.0 && fv == vs) fv -= 1.0;
+  if (ray.du < 0.0 && fu == us) fu -= 1.0;
+  if (ray.dv < 0.0 && fv == vs) fv -= 1.0;
   int iu = static_cast<int>(std::clamp(fu, static_cast<double>(u_lo), static_cast<double>(u_hi)));
   int iv = static_cast<int>(std::clamp(fv, static_cast<double>(v_lo), static_cast<double>(v_hi)));
-  const int step_u = du > 0.0 ? 1 : -1, step_v = dv > 0.0 ? 1 : -1;
-  const double inv_du = du != 0.0 ? 1.0 / du : 0.0, inv_dv = dv != 0.0 ? 1.0 / dv : 0.0;
+  const int step_u = ray.du > 0.0 ? 1 : -1, step_v = ray.dv > 0.0 ? 1 : -1;
   double t = t0;
   // Each step moves one index monotonically inside its range, so this terminates.
   for (;;) {
-    const double tu = du != 0.0 ? (static_cast<double>(du > 0.0 ? iu + 1 : iu) - u0) * inv_du : infinity;
-    const double tv = dv != 0.0 ? (static_cast<double>(dv > 0.0 ? iv + 1 : iv) - v0) * inv_dv : infinity;
+    const double tu =
+        ray.du != 0.0 ? (static_cast<double>((ray.du > 0.0 ? iu + 1 : iu) * Side) - ray.u0) * ray.inv_du : infinity;
+    const double tv =
+        ray.dv != 0.0 ? (static_cast<double>((ray.dv > 0.0 ? iv + 1 : iv) * Side) - ray.v0) * ray.inv_dv : infinity;
     const double t_exit = std::max(t, std::min({tu, tv, t1}));
     if (visit(iu, iv, t, t_exit)) return true;
     if (t_exit >= t1) return false;
@@ -56,9 +57,9 @@ bool walk(const GridRay& ray, double scale, double t0, double t1, int u_lo, int 
 }
 
 /// Clips [t_min, t_max] to lo <= o + d t <= hi; false when empty.
-bool clip(double o, double d, double lo, double hi, double& t_min, double& t_max) {
+bool clip(double o, double d, double inv_d, double lo, double hi, double& t_min, double& t_max) {
   if (d == 0.0) return o >= lo && o <= hi;
-  double ta = (lo - o) / d, tb = (hi - o) / d;
+  double ta = (lo - o) * inv_d, tb = (hi - o) * inv_d;
   if (ta > tb) std::swap(ta, tb);
   t_min = std::max(t_min, ta);
   t_max = std::min(t_max, tb);
@@ -71,19 +72,25 @@ TerrainRayHit Heightfield::raycast(const glm::vec3& origin, const glm::vec3& dir
   const auto finite = [](const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); };
   if (!finite(origin) || !finite(dir) || !(max_t >= 0.f) || dir == glm::vec3(0.f)) return {};
 
-  const GridRay ray{(static_cast<double>(origin.x) - origin_.x) / cell_size_.x,
-                    (static_cast<double>(origin.z) - origin_.z) / cell_size_.y,
-                    origin.y,
-                    static_cast<double>(dir.x) / cell_size_.x,
-                    static_cast<double>(dir.z) / cell_size_.y,
-                    dir.y};
+  GridRay ray{(static_cast<double>(origin.x) - origin_.x) / cell_size_.x,
+              (static_cast<double>(origin.z) - origin_.z) / cell_size_.y,
+              origin.y,
+              static_cast<double>(dir.x) / cell_size_.x,
+              static_cast<double>(dir.z) / cell_size_.y,
+              dir.y,
+              0.0,
+              0.0};
+  ray.inv_du = ray.du != 0.0 ? 1.0 / ray.du : 0.0;
+  ray.inv_dv = ray.dv != 0.0 ? 1.0 / ray.dv : 0.0;
   const double u_end = columns_ - 1, v_end = rows_ - 1;
   // A hit lies inside the grid and between the lowest and highest sample; the small margin
   // keeps hits exactly on the extreme heights.
   const double y_margin = 1e-6 * (1.0 + std::max(std::abs(bounds_.min.y), std::abs(bounds_.max.y)));
   double t_min = 0.0, t_max = max_t;
-  if (!clip(ray.u0, ray.du, 0.0, u_end, t_min, t_max) || !clip(ray.v0, ray.dv, 0.0, v_end, t_min, t_max) ||
-      !clip(ray.y0, ray.dy, bounds_.min.y - y_margin, bounds_.max.y + y_margin, t_min, t_max))
+  const double inv_dy = ray.dy != 0.0 ? 1.0 / ray.dy : 0.0;
+  if (!clip(ray.u0, ray.du, ray.inv_du, 0.0, u_end, t_min, t_max) ||
+      !clip(ray.v0, ray.dv, ray.inv_dv, 0.0, v_end, t_min, t_max) ||
+      !clip(ray.y0, ray.dy, inv_dy, bounds_.min.y - y_margin, bounds_.max.y + y_margin, t_min, t_max))
     return {};
 
   TerrainRayHit result;
@@ -136,10 +143,10 @@ TerrainRayHit Heightfield::raycast(const glm::vec3& origin, const glm::vec3& dir
     if (std::max(ya, yb) < block_bounds_[2 * b] - y_margin) return false;
     const int c_lo = bc * block_cells, r_lo = br * block_cells;
     const int c_hi = std::min(c_lo + block_cells, columns_ - 1) - 1, r_hi = std::min(r_lo + block_cells, rows_ - 1) - 1;
-    return walk(ray, 1.0, ta, tb, c_lo, c_hi, r_lo, r_hi, hit_cell);
+    return walk<1>(ray, ta, tb, c_lo, c_hi, r_lo, r_hi, hit_cell);
   };
 
-  walk(ray, block_cells, t_min, t_max, 0, block_columns_ - 1, 0, block_rows_ - 1, visit_block);
+  walk<block_cells>(ray, t_min, t_max, 0, block_columns_ - 1, 0, block_rows_ - 1, visit_block);
   return result;
 }
 

@@ -124,6 +124,7 @@ private:
     float fu = 0.f, fv = 0.f; ///< position in the cell along x and z (0..1)
   };
   CellPoint locate(float x, float z) const;
+  float cell_height(const CellPoint& p) const;
   glm::vec3 cell_normal(const CellPoint& p) const;
 
   int rows_ = 0;
