@@ -10,45 +10,39 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <unordered_map>
 
 namespace glide::gjk::detail {
 namespace {
 
 using glm::dvec3;
 
-struct CellKey {
-  std::int64_t x, y, z;
-  bool operator==(const CellKey&) const = default;
-};
-struct CellHash {
-  std::size_t operator()(const CellKey& k) const {
-    return static_cast<std::size_t>(k.x * 73856093LL ^ k.y * 19349663LL ^ k.z * 83492791LL);
-  }
-};
-
 /// Input indices of the points kept after merging: a point within eps of an earlier kept
-/// point is dropped (a hash grid with eps cells finds the candidates).
+/// point is dropped. Candidates come from a sort along a skew axis: points within eps of each
+/// other project within eps of each other, and exact ties (a face of a box) are unlikely.
 std::vector<std::uint32_t> merge_duplicates(const std::vector<dvec3>& p, double eps) {
-  std::unordered_map<CellKey, std::vector<std::uint32_t>, CellHash> grid;
+  const dvec3 axis = glm::normalize(dvec3(0.6123, 0.5389, 0.5786));
+  std::vector<std::pair<double, std::uint32_t>> order(p.size());
+  for (std::uint32_t i = 0; i < p.size(); ++i) order[i] = {glm::dot(axis, p[i]), i};
+  std::sort(order.begin(), order.end());
+  std::vector<std::uint32_t> rank(p.size());
+  for (std::uint32_t r = 0; r < order.size(); ++r) rank[order[r].second] = r;
+  std::vector<bool> is_kept(p.size(), false);
   std::vector<std::uint32_t> kept;
-  const auto cell_of = [eps](const dvec3& q) {
-    return CellKey{static_cast<std::int64_t>(std::floor(q.x / eps)), static_cast<std::int64_t>(std::floor(q.y / eps)),
-                   static_cast<std::int64_t>(std::floor(q.z / eps))};
-  };
   for (std::uint32_t i = 0; i < p.size(); ++i) {
-    const CellKey c = cell_of(p[i]);
+    const double key = order[rank[i]].first;
     bool merged = false;
-    for (std::int64_t dx = -1; dx <= 1 && !merged; ++dx)
-      for (std::int64_t dy = -1; dy <= 1 && !merged; ++dy)
-        for (std::int64_t dz = -1; dz <= 1 && !merged; ++dz) {
-          const auto it = grid.find({c.x + dx, c.y + dy, c.z + dz});
-          if (it == grid.end()) continue;
-          for (std::uint32_t j : it->second)
-            if (glm::length(p[i] - p[j]) <= eps) merged = true;
-        }
+    // Walk outwards from i's slot both ways while the projections stay within eps. An exact
+    // copy of an earlier point goes where that point went (and ends the walk early, so a
+    // cloud of copies costs O(n log n)).
+    const auto merges_into = [&](std::uint32_t j) {
+      return j < i && (p[i] == p[j] || (is_kept[j] && glm::length(p[i] - p[j]) <= eps));
+    };
+    for (std::uint32_t r = rank[i]; r-- > 0 && !merged && key - order[r].first <= eps;)
+      merged = merges_into(order[r].second);
+    for (std::uint32_t r = rank[i] + 1; r < order.size() && !merged && order[r].first - key <= eps; ++r)
+      merged = merges_into(order[r].second);
     if (merged) continue;
-    grid[c].push_back(i);
+    is_kept[i] = true;
     kept.push_back(i);
   }
   return kept;

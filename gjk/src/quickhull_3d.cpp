@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace glide::gjk::detail {
 
@@ -154,26 +153,32 @@ bool Builder3::add_point(std::uint32_t seed, std::uint32_t eye) {
 
 std::vector<std::uint32_t> extreme_vertices(const std::vector<dvec3>& p, const std::vector<Triangle3>& triangles,
                                             double eps) {
-  std::map<std::uint32_t, dvec3> normal_sum;
-  std::map<std::uint32_t, std::vector<std::uint32_t>> neighbours;
+  std::vector<dvec3> normal_sum(p.size(), dvec3(0.0));
+  std::vector<std::uint32_t> vertices;
   for (const Triangle3& t : triangles)
-    for (int e = 0; e < 3; ++e) {
-      normal_sum[t.v[e]] += t.normal;
-      neighbours[t.v[e]].push_back(t.v[(e + 1) % 3]);
+    for (std::uint32_t v : t.v) {
+      if (normal_sum[v] == dvec3(0.0)) vertices.push_back(v);
+      normal_sum[v] += t.normal;
     }
-  std::map<std::uint32_t, bool> removed;
-  for (const auto& [v, sum] : normal_sum) {
-    const double length = glm::length(sum);
-    const dvec3 dir = length > 0.0 ? sum / length : sum;
+  std::sort(vertices.begin(), vertices.end());
+  // Largest rise of each vertex above a neighbour that stays, along its mean normal; each
+  // surface edge a -> b is seen once from a's side.
+  enum : std::uint8_t { undecided, kept, dropped };
+  std::vector<std::uint8_t> state(p.size(), undecided);
+  std::vector<std::vector<std::uint32_t>> neighbours(p.size());
+  for (const Triangle3& t : triangles)
+    for (int e = 0; e < 3; ++e) neighbours[t.v[e]].push_back(t.v[(e + 1) % 3]);
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t v : vertices) {
+    const double length = glm::length(normal_sum[v]);
+    const dvec3 dir = length > 0.0 ? normal_sum[v] / length : normal_sum[v];
     bool drop = false;
     for (std::uint32_t u : neighbours[v])
-      if (glm::dot(dir, p[v] - p[u]) <= eps && !removed[u]) drop = true;
-    removed[v] = drop;
+      if (state[u] != dropped && glm::dot(dir, p[v] - p[u]) <= eps) drop = true;
+    state[v] = drop ? dropped : kept;
+    if (!drop) out.push_back(v);
   }
-  std::vector<std::uint32_t> kept;
-  for (const auto& [v, drop] : removed)
-    if (!drop) kept.push_back(v);
-  return kept;
+  return out;
 }
 
 } // namespace glide::gjk::detail

@@ -187,8 +187,9 @@ void check_support(const ConvexHull& hull, const Cloud& cloud, std::mt19937& rng
   }
 }
 
-ConvexHullSettings scan_only() { return {.hill_climb_min_vertices = std::numeric_limits<std::uint32_t>::max()}; }
-ConvexHullSettings climb_always() { return {.hill_climb_min_vertices = 0}; }
+constexpr std::uint32_t k_never = std::numeric_limits<std::uint32_t>::max();
+ConvexHullSettings scan_only() { return {.hill_climb_min_vertices = k_never, .warm_hill_climb_min_vertices = k_never}; }
+ConvexHullSettings climb_always() { return {.hill_climb_min_vertices = 0, .warm_hill_climb_min_vertices = 0}; }
 
 std::vector<glm::vec3> cube_with_surface_points(int per_face, std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.f, 1.f);

@@ -16,9 +16,13 @@ struct ConvexHullSettings {
   /// point within tolerance·r of the hull of the others (a face plane, an edge, the line) is
   /// not a vertex. The default sits above float rounding of coordinates near the cloud.
   float tolerance = 1e-6f; ///< (fraction of r, in [1e-9, 0.1])
-  /// Hulls with at least this many vertices answer support() by hill climbing over vertex
-  /// adjacency; smaller ones scan every vertex. Measured in bench/convex_hull_bench.cpp.
-  std::uint32_t hill_climb_min_vertices = 24; ///< (vertices; 0 always climbs, max never)
+  /// Hulls with at least this many vertices answer support(dir) by hill climbing over vertex
+  /// adjacency from the vertex extreme along the direction's main axis; smaller ones scan
+  /// every vertex (SIMD). Crossover measured in bench/convex_hull_bench.cpp.
+  std::uint32_t hill_climb_min_vertices = 64; ///< (vertices; 0 always climbs, max never)
+  /// The same for support(dir, hint) with a valid hint: climbing from a nearby vertex takes a
+  /// step or two, so it pays off on much smaller hulls.
+  std::uint32_t warm_hill_climb_min_vertices = 16; ///< (vertices; 0 always climbs, max never)
 };
 
 /// One triangle of the hull's surface.
@@ -66,8 +70,10 @@ public:
   /// 0 point, 1 segment, 2 flat polygon, 3 solid.
   int dimension() const { return dimension_; }
   bool is_flat() const { return dimension_ < 3; }
-  /// Whether support() hill-climbs (see ConvexHullSettings::hill_climb_min_vertices).
-  bool uses_hill_climbing() const { return hill_climb_; }
+  /// Whether support(dir) hill-climbs (see ConvexHullSettings::hill_climb_min_vertices).
+  bool uses_hill_climbing() const { return climb_cold_; }
+  /// Whether support(dir, hint) hill-climbs (ConvexHullSettings::warm_hill_climb_min_vertices).
+  bool uses_warm_hill_climbing() const { return climb_warm_; }
 
   /// Axis-aligned bounds of the vertices (m, local space).
   glm::vec3 bounds_min() const { return bounds_min_; }
@@ -92,7 +98,7 @@ private:
   std::array<std::uint32_t, 6> axis_extreme_{}; ///< hill-climb start: vertex extreme along +x, -x, +y, -y, +z, -z
   glm::vec3 bounds_min_{0.f}, bounds_max_{0.f};
   int dimension_ = 0;
-  bool hill_climb_ = false;
+  bool climb_cold_ = false, climb_warm_ = false;
 };
 
 } // namespace glide::gjk
