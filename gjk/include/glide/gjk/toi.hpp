@@ -147,10 +147,13 @@ ToiResult toi_bisection(const Segment& seg, float radius, const glm::vec3& motio
 
 /// Fast method: conservative advancement. At t the distance d and its normal n give the
 /// slope f'(t) = n . motion; f being convex, f stays above the radius until
-/// t + (d - radius) / (-n . motion), so t jumps there (minus half a tolerance). When the jump
-/// gets shorter than the tolerance, one swept query over the next tolerance confirms the
-/// hit, or t moves past it. A rising or flat slope, or a jump past t = 1, proves a miss.
-/// Out of steps (grazing approaches), it finishes by bisection on the rest of the motion.
+/// t + (d - radius) / (-n . motion), so t jumps there (minus half a tolerance). Once contact is
+/// predicted within one tolerance, a probe at the end of that window decides: within the
+/// radius there means a hit at t; still descending there means no contact inside the window
+/// (f' grows, so f fell all along) and t moves on; rising there leaves one swept query over
+/// the window to decide, with no contact possible after it. A rising or flat slope, or a jump
+/// past t = 1, proves a miss. The distance queries warm-start from one another. Out of steps
+/// (grazing approaches), it finishes by bisection on the rest of the motion.
 template <SupportMapping B>
 ToiResult toi_conservative_advancement(const Segment& seg, float radius, const glm::vec3& motion, const B& shape,
                                        const ToiSettings& settings = {}) {
@@ -160,39 +163,47 @@ ToiResult toi_conservative_advancement(const Segment& seg, float radius, const g
   const glm::dvec3 m(motion);
   const double length = glm::length(m);
   const double window = settings.tolerance / length; // one tolerance (t units)
+  SimplexCache cache;
+  auto query = [&](double at) {
+    ++out.iterations;
+    return distance(detail::moved(seg, motion, at), shape, settings.distance, &cache);
+  };
+  auto contact = [&](double at, const DistanceResult& there) {
+    detail::contact_at(seg, radius, shape, there, settings, out);
+    out.status = there.status;
+    out.t = detail::float_below(at);
+    return out;
+  };
   double t = 0.0;
   for (int step = 0; step < settings.max_iterations; ++step) {
-    const double closing = -glm::dot(glm::dvec3(d.normal), m); // metres per unit t toward the shape
     const double gap = static_cast<double>(d.distance) - radius;
-    if (!(gap > 0.0)) { // reached within the GJK accuracy: contact here
-      detail::contact_at(seg, radius, shape, d, settings, out);
-      out.status = d.status;
-      out.t = detail::float_below(t);
-      return out;
-    }
-    if (!(closing > 0.0)) return out;  // moving away or parallel: f never drops
-    const double jump = gap / closing; // f > radius on [t, t + jump)
+    if (!(gap > 0.0)) return contact(t, d);                    // reached within the GJK accuracy
+    const double closing = -glm::dot(glm::dvec3(d.normal), m); // metres per unit t toward the shape
+    if (!(closing > 0.0)) return out;                          // moving away or parallel: f never drops
+    const double jump = gap / closing;                         // f > radius on [t, t + jump)
     if (jump > window) {
       if (t + jump > 1.0) return out;
       t += jump - 0.5 * window;
+      d = query(t);
     } else {
       const double end = std::min(1.0, t + window);
-      if (detail::reaches(seg, radius, motion, shape, t, end, settings, out.iterations)) {
-        const Status status = d.status;
-        detail::contact_at(seg, radius, shape, d, settings, out);
-        out.status = status;
-        out.t = detail::float_below(t);
+      const DistanceResult probe = query(end);
+      if (probe.status == Status::invalid_input) break;
+      if (probe.distance <= radius) return contact(t, d);
+      if (-glm::dot(glm::dvec3(probe.normal), m) > 0.0) {
+        if (end >= 1.0) return out;
+        t = end;
+        d = probe;
+      } else {
+        if (detail::reaches(seg, radius, motion, shape, t, end, settings, out.iterations)) return contact(t, d);
         return out;
       }
-      if (end >= 1.0) return out;
-      t = end;
     }
-    d = distance(detail::moved(seg, motion, t), shape, settings.distance);
-    ++out.iterations;
-    if (d.status == Status::invalid_input) {
-      out.status = Status::invalid_input;
-      return out;
-    }
+    if (d.status == Status::invalid_input) break;
+  }
+  if (d.status == Status::invalid_input) {
+    out.status = Status::invalid_input;
+    return out;
   }
   detail::bisect(seg, radius, motion, shape, t, 1.0, settings, out);
   return out;
