@@ -25,8 +25,8 @@ struct PieceInfo {
 /// `layer_mask` and `accept` (when set) returns true for it; the terrain when its layers share
 /// a bit with `layer_mask`.
 struct QueryFilter {
-  std::uint32_t layer_mask = ~0u;      ///< layer bits to test against
-  std::function<bool(PieceId)> accept; ///< optional per-piece predicate; empty accepts all
+  std::uint32_t layer_mask = ~0u;        ///< layer bits to test against
+  std::function<bool(PieceId)> accept{}; ///< optional per-piece predicate; empty accepts all
 };
 
 /// What a query hit.
@@ -53,7 +53,14 @@ struct SweepSettings {
   ToiMethod method = ToiMethod::conservative_advancement; ///< time-of-impact algorithm
   float tolerance = 1e-4f;                                ///< contact distance accepted as touching (m)
   int max_iterations = 64;                                ///< time-of-impact iterations per candidate (count)
-  float tie_distance = 1e-5f; ///< hits closer than this along the motion are simultaneous (m)
+  /// Hits closer than this along the motion are simultaneous (m). At least the tolerance, since
+  /// each time of impact may stop up to that much early.
+  float tie_distance = 1e-4f;
+  /// Skip contacts the motion does not approach (motion · normal >= 0): a capsule that starts
+  /// touching a piece and leaves it or slides along it, or that only grazes a face
+  /// tangentially (as at the seam between floor tiles), is not stopped. The distance to a
+  /// convex piece along a straight motion is convex, so such a piece is never entered later.
+  bool ignore_separating = true;
 };
 
 /// A piece or terrain triangle near a capsule.
@@ -63,7 +70,7 @@ struct Contact {
   float distance = 0.f;            ///< gap between the capsule surface and the piece (m); < 0 overlapping
   float depth = 0.f;               ///< penetration of the capsule's inner segment into the piece (m); 0 if outside
   glm::vec3 point_on_piece{0.f};   ///< closest (or deepest) point on the piece (m, world)
-  glm::vec3 point_on_capsule{0.f}; ///< matching point on the capsule's inner segment (m, world)
+  glm::vec3 point_on_segment{0.f}; ///< matching point on the capsule's inner segment (m, world)
   glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit, from the piece toward the capsule
 };
 

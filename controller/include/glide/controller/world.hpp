@@ -66,6 +66,27 @@ public:
   /// Rebuilds the hierarchy now if edits made it dirty (otherwise the next query does).
   void update() const;
 
+  /// First contact of `capsule` moved along `motion` (m). Among hits closer than
+  /// settings.tie_distance to the earliest one, pieces win over terrain and the smallest piece
+  /// id wins among pieces, so simultaneous hits resolve the same way whatever the build order.
+  SweepHit sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& motion, const QueryFilter& filter = {},
+                         const SweepSettings& settings = {}) const;
+
+  /// Every piece (and terrain triangle) within capsule.radius + margin of the capsule's
+  /// inner segment, in increasing piece id order, terrain last.
+  std::vector<Contact> overlap_capsule(const gjk::Capsule& capsule, float margin, const QueryFilter& filter = {}) const;
+
+  /// The nearest contacts whose gap is at most `max_distance` (m), nearest first, at most
+  /// `max_contacts` of them: ground probes and contact normals.
+  std::vector<Contact> closest(const gjk::Capsule& capsule, float max_distance, const QueryFilter& filter = {},
+                               std::size_t max_contacts = 8) const;
+
+  /// First hit of the ray origin + t * dir, t in [0, max_t], against pieces and terrain.
+  /// Pieces are hit through the same time of impact as sweeps (a point swept along the ray),
+  /// so t may stop up to settings.tolerance (m) short of the surface; terrain is hit exactly.
+  RayHit raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t, const QueryFilter& filter = {},
+                 const SweepSettings& settings = {}) const;
+
   /// The hierarchy (tests and benchmarks inspect it).
   const detail::Bvh& bvh() const;
 

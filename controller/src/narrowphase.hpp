@@ -1,0 +1,146 @@
+#pragma once
+
+// Per-candidate tests shared by the world's queries and by the brute-force oracles in the
+// tests, so a query and its oracle differ only in how candidates are found.
+
+#include <glide/controller/query_types.hpp>
+#include <glide/gjk/distance.hpp>
+#include <glide/gjk/penetration.hpp>
+#include <glide/gjk/toi.hpp>
+
+#include <glm/geometric.hpp>
+
+#include <cmath>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace glide::detail {
+
+/// A piece as the queries see it: its hull's vertices already placed in the world, so a
+/// support call is one pass of dot products with no rotation.
+struct VertexCloud {
+  const glm::vec3* vertices = nullptr;
+  std::uint32_t count = 0;
+
+  explicit VertexCloud(std::span<const glm::vec3> v)
+      : vertices(v.data()), count(static_cast<std::uint32_t>(v.size())) {}
+
+  glm::vec3 support(const glm::vec3& dir) const {
+    std::uint32_t best = 0;
+    float best_dot = glm::dot(dir, vertices[0]);
+    for (std::uint32_t i = 1; i < count; ++i) {
+      const float d = glm::dot(dir, vertices[i]);
+      if (d > best_dot) {
+        best_dot = d;
+        best = i;
+      }
+    }
+    return vertices[best];
+  }
+};
+
+inline bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+inline bool valid_capsule(const gjk::Capsule& c) {
+  return finite(c.segment.a) && finite(c.segment.b) && std::isfinite(c.radius) && c.radius >= 0.f;
+}
+
+inline gjk::ToiSettings toi_settings(const SweepSettings& s) {
+  gjk::ToiSettings t;
+  t.tolerance = s.tolerance > 0.f && std::isfinite(s.tolerance) ? s.tolerance : gjk::ToiSettings{}.tolerance;
+  t.max_iterations = s.max_iterations >= 1 ? s.max_iterations : gjk::ToiSettings{}.max_iterations;
+  return t;
+}
+
+/// Time of impact of the capsule's segment core (inflated by `radius`) moving along `motion`
+/// against a convex shape, by the method the settings choose.
+template <class Shape>
+gjk::ToiResult time_of_impact(const gjk::Segment& segment, float radius, const glm::vec3& motion, const Shape& shape,
+                              ToiMethod method, const gjk::ToiSettings& settings) {
+  return method == ToiMethod::bisection ? gjk::toi_bisection(segment, radius, motion, shape, settings)
+                                        : gjk::toi_conservative_advancement(segment, radius, motion, shape, settings);
+}
+
+/// A contact the motion does not approach (SweepSettings::ignore_separating).
+inline bool separating(const gjk::ToiResult& r, const glm::vec3& motion, const SweepSettings& settings) {
+  if (!settings.ignore_separating) return false;
+  // A small slack so sliding exactly along a face is not blocked by rounding of the normal.
+  return glm::dot(r.normal, motion) >= -1e-4f * glm::length(motion);
+}
+
+/// One hit found while a query runs; the winner is chosen once all are in.
+struct Candidate {
+  float t = 1.f;
+  glm::vec3 point{0.f};
+  glm::vec3 normal{0.f, 1.f, 0.f};
+  HitTarget target = HitTarget::none;
+  PieceId piece;
+  std::uint32_t order = 0; ///< arrival order among terrain triangles (their walk order is fixed)
+};
+
+/// Collects hits and keeps the bound used to prune the broadphase: a candidate can only win
+/// while its t is within `tie` of the earliest t so far.
+class HitCollector {
+public:
+  explicit HitCollector(float tie) : tie_(tie) {}
+
+  void add(const Candidate& c) {
+    if (c.t > earliest_ + tie_) return;
+    if (c.t < earliest_) earliest_ = c.t;
+    candidates_.push_back(c);
+  }
+  /// No candidate reported at a later t than this can win.
+  float bound() const { return earliest_ + tie_; }
+  bool empty() const { return candidates_.empty(); }
+
+  /// The earliest hit; among hits within `tie` of it, pieces before terrain, then the
+  /// smallest piece id, then the first terrain triangle walked. Its t is the earliest t, so
+  /// the reported fraction never passes any candidate's time of impact.
+  std::optional<Candidate> winner() const {
+    std::optional<Candidate> best;
+    for (const Candidate& c : candidates_) {
+      if (c.t > earliest_ + tie_) continue;
+      if (!best || precedes(c, *best)) best = c;
+    }
+    if (best) best->t = earliest_;
+    return best;
+  }
+
+private:
+  static bool precedes(const Candidate& a, const Candidate& b) {
+    if (a.target != b.target) return a.target == HitTarget::piece;
+    if (a.target == HitTarget::piece) return a.piece.value < b.piece.value;
+    return a.order < b.order;
+  }
+
+  float tie_;
+  float earliest_ = 2.f;
+  std::vector<Candidate> candidates_;
+};
+
+/// Contact between a capsule and a convex shape when the gap is at most `margin`.
+template <class Shape>
+std::optional<Contact> contact(const gjk::Capsule& capsule, float margin, const Shape& shape) {
+  const gjk::DistanceResult d = gjk::distance(capsule.segment, shape);
+  if (d.status == gjk::Status::invalid_input) return std::nullopt;
+  if (d.distance - capsule.radius > margin) return std::nullopt;
+  Contact c;
+  c.distance = d.distance - capsule.radius;
+  c.point_on_piece = d.point_b;
+  c.point_on_segment = d.point_a;
+  c.normal = d.normal;
+  if (d.distance <= 0.f) {
+    // The segment itself is inside: the normal and depth come from the penetration.
+    const gjk::PenetrationResult p = gjk::penetration(capsule.segment, shape);
+    c.depth = p.depth;
+    c.distance = -(p.depth + capsule.radius);
+    c.normal = p.normal;
+    c.point_on_piece = p.point_b;
+    c.point_on_segment = p.point_a;
+  }
+  if (!finite(c.normal) || !(glm::length(c.normal) > 0.5f)) c.normal = {0.f, 1.f, 0.f};
+  return c;
+}
+
+} // namespace glide::detail

@@ -1,0 +1,159 @@
+// The world's queries: broadphase (BVH for pieces, the grid for terrain) feeding the
+// narrowphase tests of narrowphase.hpp. docs/world.md describes them.
+#include "bvh.hpp"
+#include "narrowphase.hpp"
+
+#include <glide/controller/world.hpp>
+
+#include <algorithm>
+#include <limits>
+
+namespace glide {
+
+namespace {
+
+gjk::Aabb capsule_bounds(const gjk::Capsule& c) {
+  return gjk::Aabb::of_point(c.segment.a).merged(c.segment.b).expanded(c.radius);
+}
+
+SweepHit to_sweep_hit(const std::optional<detail::Candidate>& c) {
+  SweepHit hit;
+  if (!c) return hit;
+  hit.hit = true;
+  hit.fraction = std::clamp(c->t, 0.f, 1.f);
+  hit.point = c->point;
+  hit.normal = c->normal;
+  hit.target = c->target;
+  hit.piece = c->piece;
+  hit.started_overlapped = c->t <= 0.f;
+  return hit;
+}
+
+// Converts a distance along the motion (m) to a fraction of it; infinite for no motion, where
+// every hit is at t = 0 and all of them tie.
+float fraction_of(float distance, const glm::vec3& motion) {
+  const float length = glm::length(motion);
+  return length > 0.f ? distance / length : std::numeric_limits<float>::infinity();
+}
+
+} // namespace
+
+SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& motion, const QueryFilter& filter,
+                              const SweepSettings& settings) const {
+  if (!detail::valid_capsule(capsule) || !detail::finite(motion)) return {};
+  update();
+  const gjk::ToiSettings toi = detail::toi_settings(settings);
+  const float tie = std::max(0.f, fraction_of(settings.tie_distance, motion));
+  // A time of impact may come up to one tolerance early, so the broadphase keeps pieces whose
+  // boxes are reached within that much after the bound.
+  const float slack = fraction_of(toi.tolerance, motion);
+  detail::HitCollector hits(tie);
+  const gjk::Aabb box = capsule_bounds(capsule);
+
+  if (terrain_ && (terrain_layers_ & filter.layer_mask) != 0u) {
+    std::uint32_t order = 0;
+    terrain_->triangles_in(box.swept(motion), [&](const gjk::Triangle& triangle) {
+      const gjk::ToiResult r =
+          detail::time_of_impact(capsule.segment, capsule.radius, motion, triangle, settings.method, toi);
+      if (r.hit && !detail::separating(r, motion, settings))
+        hits.add({r.t, r.point, r.normal, HitTarget::terrain, PieceId{}, order});
+      ++order;
+    });
+  }
+
+  float limit = std::min(1.f, hits.bound() + slack);
+  bvh_->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, [&](std::uint32_t slot, float) {
+    const PieceId id{slot};
+    if (!accepts(id, filter)) return;
+    const detail::VertexCloud shape(pieces_[slot].world_vertices);
+    const gjk::ToiResult r =
+        detail::time_of_impact(capsule.segment, capsule.radius, motion, shape, settings.method, toi);
+    if (!r.hit || detail::separating(r, motion, settings)) return;
+    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
+    limit = std::min(limit, hits.bound() + slack);
+  });
+  return to_sweep_hit(hits.winner());
+}
+
+std::vector<Contact> World::overlap_capsule(const gjk::Capsule& capsule, float margin,
+                                            const QueryFilter& filter) const {
+  std::vector<Contact> contacts;
+  if (!detail::valid_capsule(capsule) || !std::isfinite(margin)) return contacts;
+  margin = std::max(margin, -capsule.radius);
+  update();
+  const gjk::Aabb box = capsule_bounds(capsule).expanded(std::max(margin, 0.f));
+  bvh_->query_box(box, [&](std::uint32_t slot) {
+    const PieceId id{slot};
+    if (!accepts(id, filter)) return;
+    std::optional<Contact> c = detail::contact(capsule, margin, detail::VertexCloud(pieces_[slot].world_vertices));
+    if (!c) return;
+    c->target = HitTarget::piece;
+    c->piece = id;
+    contacts.push_back(*c);
+  });
+  std::sort(contacts.begin(), contacts.end(),
+            [](const Contact& a, const Contact& b) { return a.piece.value < b.piece.value; });
+
+  if (terrain_ && (terrain_layers_ & filter.layer_mask) != 0u) {
+    terrain_->triangles_in(box, [&](const gjk::Triangle& triangle) {
+      std::optional<Contact> c = detail::contact(capsule, margin, triangle);
+      if (!c) return;
+      c->target = HitTarget::terrain;
+      contacts.push_back(*c);
+    });
+  }
+  return contacts;
+}
+
+std::vector<Contact> World::closest(const gjk::Capsule& capsule, float max_distance, const QueryFilter& filter,
+                                    std::size_t max_contacts) const {
+  std::vector<Contact> contacts = overlap_capsule(capsule, max_distance, filter);
+  // Stable: equal distances keep the overlap order (piece ids, then terrain walk order).
+  std::stable_sort(contacts.begin(), contacts.end(),
+                   [](const Contact& a, const Contact& b) { return a.distance < b.distance; });
+  if (contacts.size() > max_contacts) contacts.resize(max_contacts);
+  return contacts;
+}
+
+RayHit World::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t, const QueryFilter& filter,
+                      const SweepSettings& settings) const {
+  RayHit out;
+  if (!detail::finite(origin) || !detail::finite(dir) || !(max_t >= 0.f) || !std::isfinite(max_t)) return out;
+  const glm::vec3 motion = dir * max_t;
+  if (!detail::finite(motion) || motion == glm::vec3(0.f)) return out;
+  update();
+  const gjk::ToiSettings toi = detail::toi_settings(settings);
+  const float tie = fraction_of(settings.tie_distance, motion);
+  const float slack = fraction_of(toi.tolerance, motion);
+  detail::HitCollector hits(tie);
+
+  if (terrain_ && (terrain_layers_ & filter.layer_mask) != 0u) {
+    const TerrainRayHit r = terrain_->raycast(origin, dir, max_t);
+    if (r.hit) hits.add({r.t / max_t, r.point, r.normal, HitTarget::terrain, PieceId{}, 0});
+  }
+
+  // A ray is a point swept along the motion: the same time of impact as a capsule of radius 0.
+  const gjk::Segment point{origin, origin};
+  float limit = std::min(1.f, hits.bound() + slack);
+  bvh_->query_sweep(origin, glm::vec3(0.f), motion, limit, [&](std::uint32_t slot, float) {
+    const PieceId id{slot};
+    if (!accepts(id, filter)) return;
+    const detail::VertexCloud shape(pieces_[slot].world_vertices);
+    const gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, shape, settings.method, toi);
+    if (!r.hit) return;
+    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
+    limit = std::min(limit, hits.bound() + slack);
+  });
+
+  const std::optional<detail::Candidate> best = hits.winner();
+  if (!best) return out;
+  out.hit = true;
+  out.t = best->t * max_t;
+  out.point = best->target == HitTarget::terrain ? best->point : origin + out.t * dir;
+  out.normal = best->normal;
+  out.target = best->target;
+  out.piece = best->piece;
+  return out;
+}
+
+} // namespace glide
