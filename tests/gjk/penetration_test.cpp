@@ -267,3 +267,49 @@ TEST_CASE("penetration: random segments through random triangles match the oracl
   }
   CHECK(checked > 1000);
 }
+
+TEST_CASE("penetration: curved shapes (cylinder exact caps and side, cone within a status)") {
+  const Cylinder cyl{0.5f, 1.f};
+  // Depth = min(radius - lateral distance, half height - |y|).
+  for (const glm::vec3& p : {glm::vec3(0.3f, 0.f, 0.1f), glm::vec3(0.3f, 0.45f, 0.1f), glm::vec3(0.8f, 0.f, 0.1f)}) {
+    const float lateral = std::sqrt(p.x * p.x + p.z * p.z);
+    const float expected = std::min(1.f - lateral, 0.5f - std::abs(p.y));
+    const PenetrationResult r = penetration(Point{p}, cyl);
+    REQUIRE(r.overlapping);
+    CAPTURE(p);
+    // The side is curved: EPA refines a polygon inside it, so a looser bound there.
+    CHECK(r.depth <= expected + 1e-5f);
+    CHECK(r.depth >= expected - 2e-3f);
+  }
+  // Segment in a cone: 0.7 / sqrt(2) out through the slanted side from its lower end.
+  const PenetrationResult r = penetration(Segment{{0.f, -0.2f, 0.f}, {0.2f, 0.3f, 0.f}}, Cone{0.5f, 1.f});
+  REQUIRE(r.overlapping);
+  CHECK(r.status != Status::invalid_input);
+  CHECK(r.depth <= 0.7f / std::sqrt(2.f) + 1e-5f);
+  CHECK(r.depth >= 0.7f / std::sqrt(2.f) - 1e-3f);
+  CHECK_APPROX(glm::length(r.normal), 1.f, 1e-5f);
+}
+
+TEST_CASE("penetration: random degenerate pairs never give NaN") {
+  std::mt19937 rng(5);
+  std::normal_distribution<float> g;
+  auto v = [&] { return glm::vec3(g(rng), g(rng), g(rng)) * 0.3f; };
+  for (int iter = 0; iter < 500; ++iter) {
+    const glm::vec3 p = v(), q = v();
+    const PenetrationResult results[] = {
+        penetration(Point{p}, Point{p}),
+        penetration(Segment{p, q}, Segment{p, 2.f * q - p}),
+        penetration(Segment{p, q}, Segment{0.5f * (p + q) + v(), 0.5f * (p + q) - v()}),
+        penetration(Point{0.5f * (p + q)}, Segment{p, q}),
+        penetration(Triangle{p, q, v()}, Triangle{p, q, v()}),
+        penetration(Capsule{{p, q}, 0.2f}, Triangle{p, q, v()}),
+        penetration(Sphere{p, 0.1f}, Capsule{{p, q}, 0.2f}),
+    };
+    for (const PenetrationResult& r : results) {
+      CHECK(std::isfinite(r.depth));
+      CHECK(r.depth >= 0.f);
+      CHECK_APPROX(glm::length(r.normal), 1.f, 1e-4f);
+      CHECK(std::isfinite(r.point_a.x + r.point_a.y + r.point_a.z + r.point_b.x + r.point_b.y + r.point_b.z));
+    }
+  }
+}

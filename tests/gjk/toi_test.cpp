@@ -107,7 +107,17 @@ double segment_polyhedron_distance(const dvec3& a, const dvec3& b, const Polyhed
     if (da > 0) t0 = std::max(t0, da / (da - db));
     if (db > 0) t1 = std::min(t1, da / (da - db));
   }
-  if (t0 <= t1) return 0.0;
+  if (h.vertices.size() > 3 && t0 <= t1) return 0.0;
+  // A single triangle has no inside: the segment meets it where it crosses its plane.
+  if (h.vertices.size() == 3 && !h.planes.empty()) {
+    const auto& [n, d] = h.planes.front();
+    const double da = glm::dot(n, a) - d, db = glm::dot(n, b) - d;
+    if (da * db <= 0.0 && da != db) {
+      const dvec3 p = a + (b - a) * (da / (da - db));
+      const auto& tri = h.triangles.front();
+      if (glm::length(p - closest_on_triangle(p, tri[0], tri[1], tri[2])) <= 1e-12) return 0.0;
+    }
+  }
   double best = std::numeric_limits<double>::infinity();
   for (const auto& tri : h.triangles) {
     best = std::min(best, glm::length(a - closest_on_triangle(a, tri[0], tri[1], tri[2])));
@@ -344,7 +354,7 @@ TEST_CASE("toi: random sweeps, both methods agree with each other and with the o
     CHECK(ca.status == Status::converged);
     // Never beyond contact: the distance at the reported t is at least r (minus GJK rounding).
     for (const ToiResult& res : {bis, ca}) {
-      if (res.hit) CHECK(segment_distance(seg, motion, res.t, poly) >= r - 2e-5f);
+      if (res.hit && res.t > 0.f) CHECK(segment_distance(seg, motion, res.t, poly) >= r - 2e-5f);
       CHECK(res.t >= 0.f);
       CHECK(res.t <= 1.f);
     }
@@ -371,4 +381,71 @@ TEST_CASE("toi: random sweeps, both methods agree with each other and with the o
   CHECK(compared > 950);
   CHECK(hits > 300);
   CHECK(misses > 300);
+}
+
+TEST_CASE("toi: onto a triangle (terrain), analytic and random against the oracle") {
+  const Triangle tri{{-5, 0, -5}, {5, 0, -5}, {0, 0, 5}};
+  // Falling obliquely: the core's lower end reaches y = 0.3 after dropping 0.7 of 2.
+  check_both(Segment{{0, 1, 0}, {0, 2, 0}}, 0.3f, {0.5f, -2, 0}, tri, 0.35, {0, 1, 0});
+  const ToiResult res = toi_conservative_advancement(Segment{{0, 1, 0}, {0, 2, 0}}, 0.3f, {0.5f, -2, 0}, tri);
+  CHECK_APPROX(res.point, glm::vec3(0.175f, 0, 0), 1e-4f);
+  // Passing under the triangle's edge z = -5 sideways: no hit.
+  CHECK_FALSE(toi_conservative_advancement(Segment{{0, -1, -6}, {0, 1, -6}}, 0.3f, {1, 0, 0}, tri).hit);
+
+  std::mt19937 rng(99);
+  std::normal_distribution<float> g;
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  const ToiSettings settings;
+  int compared = 0, hits = 0;
+  for (int iter = 0; iter < 500; ++iter) {
+    const std::vector<glm::vec3> pts{{g(rng), g(rng), g(rng)}, {g(rng), g(rng), g(rng)}, {g(rng), g(rng), g(rng)}};
+    const Triangle shape{pts[0], pts[1], pts[2]};
+    const Polyhedron poly = make_polyhedron(pts);
+    if (poly.planes.empty()) continue; // collinear corners
+    const glm::vec3 start = glm::normalize(glm::vec3(g(rng), g(rng), g(rng))) * (2.f + 2.f * u(rng));
+    const glm::vec3 axis = glm::normalize(glm::vec3(g(rng), g(rng), g(rng))) * (0.1f + u(rng));
+    const Segment seg{start - axis, start + axis};
+    const float r = 0.05f + 0.45f * u(rng);
+    const glm::vec3 motion = (glm::vec3(g(rng), g(rng), g(rng)) - start) * (0.5f + 1.5f * u(rng));
+    const double len = glm::length(dvec3(motion));
+    const OracleToi oracle = oracle_toi(seg, r, motion, poly);
+    const ToiResult bis = toi_bisection(seg, r, motion, shape, settings);
+    const ToiResult ca = toi_conservative_advancement(seg, r, motion, shape, settings);
+    for (const ToiResult& res : {bis, ca})
+      if (res.hit && res.t > 0.f) CHECK(segment_distance(seg, motion, res.t, poly) >= r - 2e-5f);
+    if (std::abs(oracle.min_distance - r) < 1e-4) continue;
+    ++compared;
+    CHECK(bis.hit == oracle.hit);
+    CHECK(ca.hit == oracle.hit);
+    if (!oracle.hit) continue;
+    ++hits;
+    for (const ToiResult& res : {bis, ca}) {
+      CHECK(res.t <= oracle.t + 2e-5 / len);
+      CHECK(res.t >= oracle.t - (settings.tolerance + 2e-5) / len);
+    }
+  }
+  CHECK(compared > 450);
+  CHECK(hits > 100);
+}
+
+TEST_CASE("toi: other shapes (cylinder, sphere, rotated box) agree between the methods") {
+  const Segment seg{{0, 1, 0}, {0, 2, 0}};
+  // Cylinder top at y = 0.5: the core's lower end reaches 0.8 after dropping 0.2 of 2.
+  check_both(seg, 0.3f, {0.5f, -2, 0}, Cylinder{0.5f, 1.f}, 0.1, {0, 1, 0});
+  // Sphere: the lower end (x = 3t, y = 1 - 2t) reaches distance 0.8 from (1.5, 0, 0).
+  const Sphere ball{{1.5f, 0, 0}, 0.5f};
+  double lo = 0.0, hi = 1.0;
+  for (int i = 0; i < 60; ++i) {
+    const double t = 0.5 * (lo + hi), x = 3 * t - 1.5, y = 1 - 2 * t;
+    (std::sqrt(x * x + y * y) <= 0.8 ? hi : lo) = t;
+  }
+  const glm::vec3 at(float(3 * hi - 1.5), float(1 - 2 * hi), 0.f);
+  check_both(seg, 0.3f, {3, -2, 0}, ball, hi, glm::normalize(at));
+  const Transformed<Box> box{Box{{1, 0.5f, 1}}, Transform{glm::angleAxis(0.3f, glm::vec3(0, 0, 1)), {0, -1, 0}}};
+  const ToiResult b = toi_bisection(seg, 0.3f, {0, -3, 0}, box),
+                  c = toi_conservative_advancement(seg, 0.3f, {0, -3, 0}, box);
+  REQUIRE(b.hit);
+  REQUIRE(c.hit);
+  CHECK(std::abs(b.t - c.t) <= 1e-4f / 3.f + 1e-6f);
+  CHECK_APPROX(b.normal, c.normal, 1e-3f);
 }
