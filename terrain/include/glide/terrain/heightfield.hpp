@@ -6,6 +6,7 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <type_traits>
@@ -68,7 +69,7 @@ public:
 
   /// Height of the surface above (x, z); points outside the grid are clamped to its border
   /// and holes are ignored (use sample() to know). Finite for any input (m).
-  float height_at(float x, float z) const;
+  float height_at(float x, float z) const { return cell_height(locate(x, z)); }
   /// Unit normal of the triangle under (x, z), clamped and ignoring holes like height_at.
   glm::vec3 normal_at(float x, float z) const;
   /// Height and normal with whether (x, z) lies on terrain: inside the grid (borders
@@ -123,8 +124,27 @@ private:
     int row = 0, column = 0;
     float fu = 0.f, fv = 0.f; ///< position in the cell along x and z (0..1)
   };
-  CellPoint locate(float x, float z) const;
-  float cell_height(const CellPoint& p) const;
+  CellPoint locate(float x, float z) const {
+    // Written so that NaN lands on 0 (comparisons with NaN are false) and infinities clamp.
+    float u = (x - origin_.x) * inverse_cell_size_.x;
+    float v = (z - origin_.z) * inverse_cell_size_.y;
+    const float u_max = static_cast<float>(columns_ - 1), v_max = static_cast<float>(rows_ - 1);
+    u = u > 0.f ? u : 0.f;
+    u = u < u_max ? u : u_max;
+    v = v > 0.f ? v : 0.f;
+    v = v < v_max ? v : v_max;
+    const int c = std::min(static_cast<int>(u), columns_ - 2);
+    const int r = std::min(static_cast<int>(v), rows_ - 2);
+    return {r, c, u - static_cast<float>(c), v - static_cast<float>(r)};
+  }
+  float cell_height(const CellPoint& p) const {
+    const float h00 = at(p.row, p.column), h11 = at(p.row + 1, p.column + 1);
+    // Triangle {00, 11, 10} when fu >= fv, else {00, 01, 11}. Both are
+    //   h00 + max(fu, fv) * (corner - h00) + min(fu, fv) * (h11 - corner)
+    // with corner the third sample, which keeps this free of unpredictable branches.
+    const float corner = p.fu >= p.fv ? at(p.row, p.column + 1) : at(p.row + 1, p.column);
+    return h00 + std::max(p.fu, p.fv) * (corner - h00) + std::min(p.fu, p.fv) * (h11 - corner);
+  }
   glm::vec3 cell_normal(const CellPoint& p) const;
 
   int rows_ = 0;
