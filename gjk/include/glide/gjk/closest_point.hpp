@@ -19,21 +19,22 @@ namespace glide::gjk {
 struct SimplexClosest {
   glm::vec3 point{0.f};           ///< nearest point (same frame as the vertices)
   float distance_squared = 0.f;   ///< |point|^2
-  std::array<float, 4> weights{}; ///< per input vertex; 0 for vertices not in `mask`
+  std::array<float, 4> weights{}; ///< per input vertex; only those in `mask` are meaningful
   unsigned mask = 0;              ///< bit i set: vertex i carries weight (the support sub-simplex)
-  bool contains_origin = false;   ///< a tetrahedron that holds the origin (weights all > 0 or on its boundary)
+  bool contains_origin = false;   ///< a tetrahedron that holds the origin (inside or on its boundary)
 };
 
 namespace detail {
 
+/// True when a and b are both strictly positive or both strictly negative.
 inline bool same_sign(float a, float b) { return (a > 0.f && b > 0.f) || (a < 0.f && b < 0.f); }
 
-inline void set_vertex(SimplexClosest& out, const glm::vec3* p, int i) {
-  out = SimplexClosest{};
+inline void closest_is_vertex(const glm::vec3* p, int i, SimplexClosest& out) {
   out.point = p[i];
   out.distance_squared = glm::dot(p[i], p[i]);
   out.weights[i] = 1.f;
   out.mask = 1u << i;
+  out.contains_origin = false;
 }
 
 /// Segment p[i]–p[j].
@@ -41,120 +42,152 @@ inline void closest_on_segment(const glm::vec3* p, int i, int j, SimplexClosest&
   const glm::vec3 d = p[j] - p[i];
   const float dd = glm::dot(d, d);
   const float t = -glm::dot(p[i], d); // weight of p[j] times dd
-  if (t <= 0.f || !(dd > 0.f)) return set_vertex(out, p, i);
-  if (t >= dd) return set_vertex(out, p, j);
+  if (t <= 0.f || !(dd > 0.f)) return closest_is_vertex(p, i, out);
+  if (t >= dd) return closest_is_vertex(p, j, out);
   const float lj = t / dd;
-  out = SimplexClosest{};
   out.point = p[i] + lj * d;
   out.distance_squared = glm::dot(out.point, out.point);
   out.weights[i] = 1.f - lj;
   out.weights[j] = lj;
   out.mask = (1u << i) | (1u << j);
+  out.contains_origin = false;
 }
 
-inline void keep_best(SimplexClosest& best, const SimplexClosest& candidate, bool& have) {
-  if (!have || candidate.distance_squared < best.distance_squared) best = candidate;
-  have = true;
+inline void closest_on_segment_if_better(const glm::vec3* p, int i, int j, SimplexClosest& best, bool& have) {
+  if (!have) {
+    closest_on_segment(p, i, j, best);
+    have = true;
+    return;
+  }
+  SimplexClosest candidate;
+  closest_on_segment(p, i, j, candidate);
+  if (candidate.distance_squared < best.distance_squared) best = candidate;
 }
 
-/// Triangle p[i], p[j], p[k].
-inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, SimplexClosest& out) {
-  const int idx[3] = {i, j, k};
-  const glm::vec3 n = glm::cross(p[j] - p[i], p[k] - p[i]);
+/// Triangle p[i], p[j], p[k]. When `k_newest` is set, p[k] was just added by GJK to a simplex
+/// whose nearest point was on p[i]p[j], so the answer involves p[k] and the edge p[i]p[j]
+/// need not be searched (it still is if rounding leaves no other candidate).
+inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, SimplexClosest& out, bool k_newest = false) {
+  const glm::vec3 pi = p[i], pj = p[j], pk = p[k];
+  const glm::vec3 n = glm::cross(pj - pi, pk - pi);
   const float nn = glm::dot(n, n);
-  float c[3] = {0.f, 0.f, 0.f};
-  float area = 0.f;
-  glm::vec3 q{0.f};
+  bool out_i = true, out_j = true, out_k = true; // degenerate: search every edge
   if (nn > 0.f && std::isfinite(nn)) {
     // Project the origin onto the plane first, so the signed areas below are taken between
     // points near the triangle rather than near the (possibly far) origin: the weights stay
     // accurate when the triangle is far from the origin relative to its size.
-    q = n * (glm::dot(n, p[i]) / nn);
-    // Signed areas in the axis plane where the triangle's shadow is largest.
+    const glm::vec3 q = n * (glm::dot(n, pi) / nn);
+    // Signed areas in the axis plane where the triangle's shadow is largest; (ax, u, v) is
+    // cyclic, so each 2D cross product has the sign of n[ax].
     const glm::vec3 an = glm::abs(n);
     const int ax = an.x >= an.y && an.x >= an.z ? 0 : (an.y >= an.z ? 1 : 2);
-    const int u = (ax + 1) % 3, v = (ax + 2) % 3; // cyclic, so the 2D cross is n[ax]'s sign
-    area = n[ax];
-    for (int e = 0; e < 3; ++e) {
-      const glm::vec3 s = p[idx[(e + 1) % 3]] - q, t = p[idx[(e + 2) % 3]] - q;
-      c[e] = s[u] * t[v] - s[v] * t[u];
+    const int u = ax == 2 ? 0 : ax + 1, v = ax == 0 ? 2 : ax - 1;
+    const float si_u = pi[u] - q[u], si_v = pi[v] - q[v];
+    const float sj_u = pj[u] - q[u], sj_v = pj[v] - q[v];
+    const float sk_u = pk[u] - q[u], sk_v = pk[v] - q[v];
+    const float ci = sj_u * sk_v - sj_v * sk_u; // weight of p[i] times the area
+    const float cj = sk_u * si_v - sk_v * si_u;
+    const float ck = si_u * sj_v - si_v * sj_u;
+    const float area = n[ax];
+    if (area != 0.f) {
+      out_i = same_sign(-area, ci);
+      out_j = same_sign(-area, cj);
+      out_k = same_sign(-area, ck);
+      const float sum = ci + cj + ck;
+      if (!out_i && !out_j && !out_k && sum != 0.f) {
+        const float inv = 1.f / sum;
+        out.point = q;
+        out.distance_squared = glm::dot(q, q);
+        out.weights[i] = ci * inv;
+        out.weights[j] = cj * inv;
+        out.weights[k] = ck * inv;
+        out.mask = (1u << i) | (1u << j) | (1u << k);
+        out.contains_origin = false;
+        return;
+      }
+      if (!out_i && !out_j && !out_k) out_i = out_j = out_k = true;
     }
   }
-  const bool degenerate = area == 0.f;
-  if (!degenerate && !same_sign(-area, c[0]) && !same_sign(-area, c[1]) && !same_sign(-area, c[2])) {
-    const float sum = c[0] + c[1] + c[2];
-    if (sum != 0.f) {
-      out = SimplexClosest{};
-      out.point = q;
-      out.distance_squared = glm::dot(q, q);
-      for (int e = 0; e < 3; ++e) out.weights[idx[e]] = c[e] / sum;
-      out.mask = (1u << i) | (1u << j) | (1u << k);
-      return;
-    }
-  }
-  // The projection is outside: the nearest point lies on an edge that the projection is
-  // beyond. A degenerate (collinear) triangle searches all three edges.
+  // The projection is outside: the nearest point lies on an edge that it is beyond.
   bool have = false;
-  SimplexClosest edge;
-  for (int e = 0; e < 3; ++e) {
-    if (!degenerate && !same_sign(-area, c[e])) continue;
-    closest_on_segment(p, idx[(e + 1) % 3], idx[(e + 2) % 3], edge);
-    keep_best(out, edge, have);
-  }
-  if (!have) set_vertex(out, p, i);
+  if (out_i) closest_on_segment_if_better(p, j, k, out, have);
+  if (out_j) closest_on_segment_if_better(p, k, i, out, have);
+  if (out_k && (!k_newest || !have)) closest_on_segment_if_better(p, i, j, out, have);
+  if (!have) closest_on_segment_if_better(p, i, j, out, have);
 }
 
-/// Tetrahedron p[0..3].
-inline void closest_on_tetrahedron(const glm::vec3* p, SimplexClosest& out) {
+inline void closest_on_triangle_if_better(const glm::vec3* p, int i, int j, int k, SimplexClosest& best, bool& have,
+                                          bool k_newest) {
+  if (!have) {
+    closest_on_triangle(p, i, j, k, best, k_newest);
+    have = true;
+    return;
+  }
+  SimplexClosest candidate;
+  closest_on_triangle(p, i, j, k, candidate, k_newest);
+  if (candidate.distance_squared < best.distance_squared) best = candidate;
+}
+
+/// Tetrahedron p[0..3]. With `newest`, p[3] was just added by GJK to the triangle p[0..2]
+/// and the answer involves it: the face p[0]p[1]p[2] is searched only as a last resort.
+inline void closest_on_tetrahedron(const glm::vec3* p, SimplexClosest& out, bool newest = false) {
   // Cofactors: the signed volume with the origin in place of vertex e, written as a face
   // normal (from edges, accurate) dotted with a vertex, which keeps the rounding error
   // proportional to |p| rather than |p|^3 when the tetrahedron is far from the origin.
   const glm::vec3 e1 = p[1] - p[0], e2 = p[2] - p[0], e3 = p[3] - p[0];
   const glm::vec3 n23 = glm::cross(e2, e3);
-  float c[4];
-  c[0] = glm::dot(p[1], glm::cross(p[2] - p[1], p[3] - p[1]));
-  c[1] = -glm::dot(p[0], n23);
-  c[2] = -glm::dot(p[0], glm::cross(e3, e1));
-  c[3] = -glm::dot(p[0], glm::cross(e1, e2));
+  const float c0 = glm::dot(p[1], glm::cross(p[2] - p[1], p[3] - p[1]));
+  const float c1 = -glm::dot(p[0], n23);
+  const float c2 = -glm::dot(p[0], glm::cross(e3, e1));
+  const float c3 = -glm::dot(p[0], glm::cross(e1, e2));
   const float volume = glm::dot(e1, n23);
-  const bool flat = !(volume != 0.f) || !std::isfinite(volume);
-  if (!flat && !same_sign(-volume, c[0]) && !same_sign(-volume, c[1]) && !same_sign(-volume, c[2]) &&
-      !same_sign(-volume, c[3])) {
-    const float sum = c[0] + c[1] + c[2] + c[3];
-    out = SimplexClosest{};
-    for (int e = 0; e < 4; ++e) out.weights[e] = sum != 0.f ? c[e] / sum : 0.25f;
-    out.mask = 0xFu;
-    out.contains_origin = true;
-    return;
+  bool out0 = true, out1 = true, out2 = true, out3 = true; // flat: search every face
+  if (volume != 0.f && std::isfinite(volume)) {
+    out0 = same_sign(-volume, c0);
+    out1 = same_sign(-volume, c1);
+    out2 = same_sign(-volume, c2);
+    out3 = same_sign(-volume, c3);
+    if (!out0 && !out1 && !out2 && !out3) {
+      const float sum = c0 + c1 + c2 + c3;
+      const float inv = sum != 0.f ? 1.f / sum : 0.f;
+      out.point = glm::vec3(0.f);
+      out.distance_squared = 0.f;
+      out.weights = {c0 * inv, c1 * inv, c2 * inv, c3 * inv};
+      if (sum == 0.f) out.weights = {0.25f, 0.25f, 0.25f, 0.25f};
+      out.mask = 0xFu;
+      out.contains_origin = true;
+      return;
+    }
   }
-  static constexpr int face[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+  // Faces through p[3] list it last, so their search can prune the edge opposite it.
   bool have = false;
-  SimplexClosest candidate;
-  for (int e = 0; e < 4; ++e) {
-    if (!flat && !same_sign(-volume, c[e])) continue; // the origin is on the inner side of this face
-    closest_on_triangle(p, face[e][0], face[e][1], face[e][2], candidate);
-    keep_best(out, candidate, have);
-  }
-  if (!have) set_vertex(out, p, 0);
+  if (out0) closest_on_triangle_if_better(p, 1, 2, 3, out, have, newest);
+  if (out1) closest_on_triangle_if_better(p, 2, 0, 3, out, have, newest);
+  if (out2) closest_on_triangle_if_better(p, 0, 1, 3, out, have, newest);
+  if (out3 && (!newest || !have)) closest_on_triangle_if_better(p, 0, 2, 1, out, have, false);
+  if (!have) closest_on_triangle_if_better(p, 0, 1, 2, out, have, false);
 }
 
 } // namespace detail
 
-/// Closest point to the origin of the simplex p[0..count-1] (count 1 to 4).
-inline SimplexClosest closest_to_origin(const glm::vec3* p, int count) {
+/// Closest point to the origin of the simplex p[0..count-1] (count 1 to 4). With
+/// `last_is_newest`, the caller (GJK) guarantees that the last vertex was just added to a
+/// simplex whose nearest point lay on the others, which lets the search skip the face
+/// opposite it (GJK's classic pruning; the full search still runs if rounding requires).
+inline SimplexClosest closest_to_origin(const glm::vec3* p, int count, bool last_is_newest = false) {
   SimplexClosest out;
   switch (count) {
   case 1:
-    detail::set_vertex(out, p, 0);
+    detail::closest_is_vertex(p, 0, out);
     break;
   case 2:
     detail::closest_on_segment(p, 0, 1, out);
     break;
   case 3:
-    detail::closest_on_triangle(p, 0, 1, 2, out);
+    detail::closest_on_triangle(p, 0, 1, 2, out, last_is_newest);
     break;
   default:
-    detail::closest_on_tetrahedron(p, out);
+    detail::closest_on_tetrahedron(p, out, last_is_newest);
     break;
   }
   return out;

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <concepts>
 #include <limits>
 
 namespace glide::gjk {
@@ -63,15 +64,63 @@ inline bool valid_settings(const DistanceSettings& s) {
 /// Rounding floor, relative to the size of the Minkowski difference seen so far.
 inline constexpr float k_rounding = 4.f * std::numeric_limits<float>::epsilon();
 
-template <class A, class B>
-SimplexVertex support_vertex(const A& a, const B& b, const glm::vec3& direction) {
-  SimplexVertex v;
-  v.direction = direction;
-  v.a = a.support(direction);
-  v.b = b.support(-direction);
-  v.w = v.a - v.b;
-  return v;
+/// A point near the middle of a shape, when it is cheap to know: the first search direction
+/// points from A's centre toward B's, which starts GJK next to the answer and saves about
+/// one iteration over an arbitrary axis.
+template <class S>
+bool center_hint(const S& s, glm::vec3& c) {
+  if constexpr (requires { s.bounds_min() + s.bounds_max(); }) { // ConvexHull and other bounded shapes
+    c = 0.5f * (s.bounds_min() + s.bounds_max());
+    return true;
+  } else {
+    return false;
+  }
 }
+inline bool center_hint(const Point& s, glm::vec3& c) { return c = s.position, true; }
+inline bool center_hint(const Segment& s, glm::vec3& c) { return c = 0.5f * (s.a + s.b), true; }
+inline bool center_hint(const Triangle& s, glm::vec3& c) { return c = (s.a + s.b + s.c) * (1.f / 3.f), true; }
+inline bool center_hint(const Box&, glm::vec3& c) { return c = glm::vec3(0.f), true; }
+inline bool center_hint(const Cylinder&, glm::vec3& c) { return c = glm::vec3(0.f), true; }
+inline bool center_hint(const Cone&, glm::vec3& c) { return c = glm::vec3(0.f), true; }
+template <class S>
+bool center_hint(const Transformed<S>& s, glm::vec3& c) {
+  if (!center_hint(s.shape, c)) return false;
+  c = s.transform.apply(c);
+  return true;
+}
+template <class S>
+bool center_hint(const Swept<S>& s, glm::vec3& c) {
+  if (!center_hint(s.shape, c)) return false;
+  c += 0.5f * s.motion;
+  return true;
+}
+
+template <class A, class B>
+glm::vec3 first_direction(const A& a, const B& b) {
+  glm::vec3 ca, cb;
+  if (center_hint(a, ca) && center_hint(b, cb)) {
+    const glm::vec3 d = cb - ca;
+    if (glm::dot(d, d) > 0.f && is_finite(d)) return d;
+  }
+  return {1.f, 0.f, 0.f};
+}
+
+/// Calls `shape.support(d)`, or the hinted `shape.support(d, hint)` where the shape has one
+/// (ConvexHull's hill climbing), carrying the hint from one iteration to the next.
+template <class S>
+struct SupportCursor {
+  const S& shape;
+  glm::vec3 operator()(const glm::vec3& d) { return shape.support(d); }
+};
+template <class S>
+requires requires(const S& s, const glm::vec3& d, int& hint) {
+  { s.support(d, hint) } -> std::convertible_to<glm::vec3>;
+}
+struct SupportCursor<S> {
+  const S& shape;
+  int hint = -1;
+  glm::vec3 operator()(const glm::vec3& d) { return shape.support(d, hint); }
+};
 
 inline DistanceResult invalid_result(SimplexCache* cache) {
   DistanceResult r;
@@ -85,26 +134,29 @@ template <class A, class B>
 DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& settings, SimplexCache* cache) {
   if (!valid_settings(settings)) return invalid_result(cache);
 
+  SupportCursor<A> support_a{a};
+  SupportCursor<B> support_b{b};
   Simplex simplex;
   float max_w2 = 0.f; // largest |w|^2 seen: the scale of the rounding error
+  const auto stage = [&](const glm::vec3& d) {
+    simplex.stage(support_a(d), support_b(-d), d);
+    const glm::vec3& w = simplex.w[simplex.count];
+    max_w2 = std::max(max_w2, glm::dot(w, w));
+    return is_finite(w);
+  };
   if (cache && cache->valid && cache->count >= 1 && cache->count <= 4) {
     for (int i = 0; i < cache->count; ++i) {
       if (!is_finite(cache->directions[i])) continue;
-      const SimplexVertex vertex = support_vertex(a, b, cache->directions[i]);
-      if (!is_finite(vertex.w)) return invalid_result(cache);
-      if (simplex.contains(vertex.w)) continue;
-      simplex.vertices[simplex.count++] = vertex;
-      max_w2 = std::max(max_w2, glm::dot(vertex.w, vertex.w));
+      if (!stage(cache->directions[i])) return invalid_result(cache);
+      if (!simplex.contains(simplex.w[simplex.count])) ++simplex.count;
     }
   }
   if (simplex.count == 0) {
-    const SimplexVertex vertex = support_vertex(a, b, glm::vec3(1.f, 0.f, 0.f));
-    if (!is_finite(vertex.w)) return invalid_result(cache);
-    simplex.vertices[simplex.count++] = vertex;
-    max_w2 = glm::dot(vertex.w, vertex.w);
+    if (!stage(first_direction(a, b))) return invalid_result(cache);
+    simplex.count = 1;
   }
-  SimplexClosest closest = simplex.closest();
-  simplex.reduce(closest, nullptr);
+  SimplexClosest closest = closest_to_origin(simplex.w, simplex.count);
+  simplex.keep(closest, simplex.count);
   glm::vec3 v = closest.point;
   float vv = closest.distance_squared;
   bool overlap = closest.contains_origin;
@@ -123,16 +175,15 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
       break;
     }
     ++result.iterations;
-    const SimplexVertex vertex = support_vertex(a, b, -v);
-    if (!is_finite(vertex.w)) return invalid_result(cache);
-    max_w2 = std::max(max_w2, glm::dot(vertex.w, vertex.w));
+    if (!stage(-v)) return invalid_result(cache);
+    const glm::vec3 w = simplex.w[simplex.count];
     // |v| bounds the distance from above, v·w/|v| from below; stop when they are close.
-    const float gap = vv - glm::dot(v, vertex.w);
+    const float gap = vv - glm::dot(v, w);
     if (gap <= relative * vv || gap * gap <= std::max(absolute2, floor2) * vv) break;
-    if (simplex.contains(vertex.w)) break; // no new vertex: v is already exact for these shapes
-    const SimplexClosest next = simplex.closest_with(vertex);
+    if (simplex.contains(w)) break; // no new vertex: v is already exact for these shapes
+    const SimplexClosest next = closest_to_origin(simplex.w, simplex.count + 1, true);
     if (next.contains_origin) {
-      simplex.reduce(next, &vertex);
+      simplex.keep(next, simplex.count + 1);
       overlap = true;
       break;
     }
@@ -140,20 +191,20 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
       result.status = Status::degenerate; // rounding: the new vertex does not bring the simplex closer
       break;
     }
-    simplex.reduce(next, &vertex);
+    simplex.keep(next, simplex.count + 1);
     v = next.point;
     vv = next.distance_squared;
   }
 
-  result.point_a = simplex.combine(&SimplexVertex::a);
-  result.point_b = simplex.combine(&SimplexVertex::b);
+  result.point_a = simplex.point_a();
+  result.point_b = simplex.point_b();
   if (!overlap) {
     result.distance = std::sqrt(vv);
     result.normal = v / result.distance;
   }
   if (cache) {
     cache->count = simplex.count;
-    for (int i = 0; i < simplex.count; ++i) cache->directions[i] = simplex.vertices[i].direction;
+    for (int i = 0; i < simplex.count; ++i) cache->directions[i] = simplex.direction[i];
     cache->valid = true;
   }
   return result;

@@ -1,75 +1,64 @@
 #pragma once
 
-// The GJK simplex: up to four vertices of the Minkowski difference A − B, each with the
-// support points on A and on B that produced it (the closest points are recovered from
-// those) and the search direction that found it (kept for warm starting).
+// The GJK simplex: up to four vertices w = a − b of the Minkowski difference A − B, each
+// with the support points on A and on B that produced it (the closest points are recovered
+// from those) and the search direction that found it (kept for warm starting).
 
 #include <glide/gjk/closest_point.hpp>
 
 #include <glm/vec3.hpp>
 
-#include <array>
-
 namespace glide::gjk {
 
-struct SimplexVertex {
-  glm::vec3 w{0.f};         ///< a − b (m)
-  glm::vec3 a{0.f};         ///< support point on A (m)
-  glm::vec3 b{0.f};         ///< support point on B (m)
-  glm::vec3 direction{0.f}; ///< the direction A was searched along (B along its opposite)
-};
-
 struct Simplex {
-  std::array<SimplexVertex, 4> vertices{};
-  std::array<float, 4> weights{}; ///< barycentric weights of the closest point
+  glm::vec3 w[4];                          ///< vertices of A − B (m)
+  glm::vec3 a[4];                          ///< support points on A (m)
+  glm::vec3 b[4];                          ///< support points on B (m)
+  glm::vec3 direction[4];                  ///< the direction A was searched along (B along its opposite)
+  float weights[4] = {1.f, 0.f, 0.f, 0.f}; ///< barycentric weights of the closest point
   int count = 0;
 
-  /// Closest point of the simplex with one more (candidate) vertex, without changing it.
-  SimplexClosest closest_with(const SimplexVertex& extra) const {
-    glm::vec3 w[4];
-    for (int i = 0; i < count; ++i) w[i] = vertices[i].w;
-    w[count] = extra.w;
-    return closest_to_origin(w, count + 1);
+  /// Writes a candidate vertex in the slot after the last one; `accept` makes it part of
+  /// the simplex, until then the simplex is unchanged.
+  void stage(const glm::vec3& pa, const glm::vec3& pb, const glm::vec3& d) {
+    a[count] = pa;
+    b[count] = pb;
+    w[count] = pa - pb;
+    direction[count] = d;
   }
 
-  SimplexClosest closest() const {
-    glm::vec3 w[4];
-    for (int i = 0; i < count; ++i) w[i] = vertices[i].w;
-    return closest_to_origin(w, count);
-  }
-
-  /// Keeps the vertices in `closest.mask` with their weights (`extra` is vertex `count`).
-  void reduce(const SimplexClosest& closest, const SimplexVertex* extra) {
-    std::array<SimplexVertex, 4> kept;
-    std::array<float, 4> kept_weights{};
+  /// Keeps the vertices in `closest.mask` (among the first `total`) with their weights.
+  void keep(const SimplexClosest& closest, int total) {
     int n = 0;
-    const int total = extra ? count + 1 : count;
     for (int i = 0; i < total; ++i) {
       if (!(closest.mask & (1u << i))) continue;
-      kept[n] = i < count ? vertices[i] : *extra;
-      kept_weights[n] = closest.weights[i];
+      if (n != i) {
+        w[n] = w[i];
+        a[n] = a[i];
+        b[n] = b[i];
+        direction[n] = direction[i];
+      }
+      weights[n] = closest.weights[i];
       ++n;
     }
-    vertices = kept;
-    weights = kept_weights;
     count = n;
   }
 
-  bool contains(const glm::vec3& w) const {
+  bool contains(const glm::vec3& p) const {
     for (int i = 0; i < count; ++i)
-      if (vertices[i].w == w) return true;
+      if (w[i] == p) return true;
     return false;
   }
 
   /// Σ λ_i p_i written as p_0 + Σ λ_i (p_i − p_0): the large common part of points far from
   /// the world origin is added once at the end instead of being rounded in every term.
-  template <class Member>
-  glm::vec3 combine(Member member) const {
-    const glm::vec3 base = vertices[0].*member;
+  static glm::vec3 combine(const glm::vec3* p, const float* weights, int count) {
     glm::vec3 sum{0.f};
-    for (int i = 1; i < count; ++i) sum += weights[i] * (vertices[i].*member - base);
-    return base + sum;
+    for (int i = 1; i < count; ++i) sum += weights[i] * (p[i] - p[0]);
+    return p[0] + sum;
   }
+  glm::vec3 point_a() const { return combine(a, weights, count); }
+  glm::vec3 point_b() const { return combine(b, weights, count); }
 };
 
 } // namespace glide::gjk
