@@ -25,10 +25,13 @@ struct ShapeDef {
   float radius = 0.f;            ///< sphere and capsule (m)
   std::filesystem::path file;    ///< obj, and heightfield from a file: resolved against the case file
   float scale = 1.f;             ///< obj: uniform scale applied to the vertices
+  bool use_hull = false;         ///< obj: a non-convex object becomes its hull instead of an error
   // Inline heightfield.
   int rows = 0, columns = 0;
   std::vector<float> heights; ///< row-major, rows * columns (m)
   glm::vec2 cell_size{1.f};   ///< spacing along x and z (m)
+  float height_scale = 1.f;   ///< world height per stored unit (a file's full-scale value) (m)
+  float height_offset = 0.f;  ///< added to every scaled height (m)
   std::string json_path;      ///< where it was written, for error messages
 
   bool convex() const { return kind != Kind::obj && kind != Kind::heightfield; }
@@ -52,7 +55,7 @@ struct Query {
   ShapeDef capsule;
   gjk::Transform pose;
   glm::vec3 motion{0.f};
-  SweepMethod method = SweepMethod::bisection;
+  SweepMethod method = SweepMethod::fast;
   // raycast.
   glm::vec3 origin{0.f};
   glm::vec3 direction{0.f, -1.f, 0.f}; ///< normalised while parsing

@@ -99,10 +99,15 @@ ShapeDef parse_shape(const Node& node, const std::filesystem::path& base_dir) {
     s.kind = ShapeDef::Kind::obj;
     s.file = base_dir / f.required("path").string();
     if (const auto sc = f.optional("scale")) s.scale = sc->positive();
-    accepted = {"type", "path", "scale"};
+    if (const auto nc = f.optional("non_convex")) {
+      const std::string policy = nc->string();
+      if (policy != "error" && policy != "use_hull") nc->fail("expected \"error\" or \"use_hull\"");
+      s.use_hull = policy == "use_hull";
+    }
+    accepted = {"type", "path", "scale", "non_convex"};
   } else if (type == "heightfield") {
     s.kind = ShapeDef::Kind::heightfield;
-    accepted = {"type", "path", "rows", "columns", "heights", "cell_size"};
+    accepted = {"type", "path", "rows", "columns", "heights", "cell_size", "height_scale", "height_offset"};
     if (const auto path = f.optional("path")) {
       s.file = base_dir / path->string();
       for (const char* inline_key : {"rows", "columns", "heights"})
@@ -120,6 +125,8 @@ ShapeDef parse_shape(const Node& node, const std::filesystem::path& base_dir) {
       s.cell_size = c->vec2();
       if (!(s.cell_size.x > 0.f && s.cell_size.y > 0.f)) c->fail("cell size must be > 0");
     }
+    if (const auto h = f.optional("height_scale")) s.height_scale = h->real();
+    if (const auto h = f.optional("height_offset")) s.height_offset = h->real();
   } else {
     type_node.fail("unknown shape type \"" + type +
                    "\" (one of: point, segment, triangle, box, sphere, capsule, hull, obj, heightfield)");
@@ -176,6 +183,18 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
   if (it == k_query_types.end())
     type_node.fail("unknown query type \"" + type + "\" (one of: distance, intersect, penetration, sweep, raycast)");
   q.type = it->second;
+  if (q.type == QueryType::sweep || q.type == QueryType::raycast) {
+    // These run against a glide::World, whose pieces are convex polytopes.
+    int terrains = 0;
+    for (std::size_t i = 0; i < world.size(); ++i) {
+      const ShapeDef::Kind kind = world[i].shape.kind;
+      if (kind == ShapeDef::Kind::sphere || kind == ShapeDef::Kind::capsule)
+        type_node.fail("a " + type + " runs against a World, whose pieces are polytopes: world instance \"" +
+                       world[i].name + "\" is a " + (kind == ShapeDef::Kind::sphere ? "sphere" : "capsule"));
+      if (kind == ShapeDef::Kind::heightfield && ++terrains > 1)
+        type_node.fail("a World holds one heightfield; \"" + world[i].name + "\" is a second one");
+    }
+  }
   switch (q.type) {
   case QueryType::distance:
   case QueryType::intersect:
@@ -261,6 +280,7 @@ Expectation parse_expectation(const std::string& key, const Node& node, QueryTyp
     }
     f.done({"value", "tol"});
   }
+  if (spec->kind == ValueKind::boolean || spec->kind == ValueKind::text) e.tolerance = 0.0; // exact
   switch (spec->kind) {
   case ValueKind::boolean:
     e.expected = value.boolean();
@@ -343,8 +363,9 @@ const std::vector<FieldSpec>& fields_of(QueryType type) {
                                                   {"normal", K::vector},
                                                   {"point_a", K::vector},
                                                   {"point_b", K::vector}};
-  static const std::vector<FieldSpec> sweep{
-      {"hit", K::boolean}, {"fraction", K::number}, {"point", K::vector}, {"normal", K::vector}, {"piece", K::text}};
+  static const std::vector<FieldSpec> sweep{{"hit", K::boolean},  {"fraction", K::number},
+                                            {"point", K::vector}, {"normal", K::vector},
+                                            {"piece", K::text},   {"started_overlapped", K::boolean}};
   static const std::vector<FieldSpec> raycast{
       {"hit", K::boolean}, {"distance", K::number}, {"point", K::vector}, {"normal", K::vector}, {"piece", K::text}};
   switch (type) {

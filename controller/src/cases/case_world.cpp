@@ -1,11 +1,104 @@
 #include "cases/case_world.hpp"
 
+#include <glide/controller/obj_level.hpp>
+#include <glide/controller/world.hpp>
+#include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/error.hpp>
+#include <glide/terrain/heightfield_loader.hpp>
+
+#include <map>
+#include <vector>
 
 namespace glide::cases {
+namespace {
 
-// TODO(issue 6): the World's sweep_capsule and raycast are being written (issue 5).
-Actuals sweep_query(const Case&) { throw Error("sweep queries need World::sweep_capsule, not available yet"); }
-Actuals raycast_query(const Case&) { throw Error("raycast queries need World::raycast, not available yet"); }
+std::vector<glm::vec3> polytope_points(const ShapeDef& s) {
+  if (s.kind != ShapeDef::Kind::box) return s.points;
+  const glm::vec3 h = s.half_extents;
+  std::vector<glm::vec3> corners;
+  for (int i = 0; i < 8; ++i) corners.emplace_back(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
+  return corners;
+}
+
+Heightfield make_terrain(const ShapeDef& s, const glm::vec3& position) {
+  if (!s.file.empty()) {
+    HeightfieldLoadSettings settings;
+    settings.cell_size = s.cell_size;
+    settings.origin = position;
+    settings.height_scale = s.height_scale;
+    settings.height_offset = s.height_offset;
+    return load_heightfield(s.file, settings);
+  }
+  return Heightfield(s.rows, s.columns, s.heights, s.cell_size, position, s.height_scale, s.height_offset);
+}
+
+/// The case's world as a glide::World, with a name for every piece: the instance name, or
+/// "<instance>/<object>" for the pieces of an OBJ level.
+struct CaseWorld {
+  World world;
+  std::map<std::uint32_t, std::string> piece_names;
+  std::string terrain_name;
+
+  explicit CaseWorld(const Case& c) {
+    for (const auto& inst : c.world) {
+      const ShapeDef& s = inst.shape;
+      if (s.kind == ShapeDef::Kind::obj) {
+        ObjLevelOptions options;
+        options.scale = s.scale;
+        options.transform = inst.transform;
+        options.non_convex = s.use_hull ? NonConvexPolicy::use_hull : NonConvexPolicy::error;
+        const ObjLevelReport report = load_obj_level(world, s.file, options);
+        for (const auto& piece : report.pieces) piece_names[piece.id.value] = inst.name + "/" + piece.name;
+      } else if (s.kind == ShapeDef::Kind::heightfield) {
+        world.set_terrain(make_terrain(s, inst.transform.translation));
+        terrain_name = inst.name;
+      } else {
+        const std::vector<glm::vec3> points = polytope_points(s);
+        const PieceId id = world.add_piece(gjk::ConvexHull(points), inst.transform);
+        piece_names[id.value] = inst.name;
+      }
+    }
+    world.update();
+  }
+
+  Value name_of(HitTarget target, PieceId piece) const {
+    if (target == HitTarget::terrain) return terrain_name;
+    if (target != HitTarget::piece) return {};
+    const auto it = piece_names.find(piece.value);
+    return it == piece_names.end() ? Value(std::string("?")) : Value(it->second);
+  }
+};
+
+Value num(float v) { return static_cast<double>(v); }
+
+} // namespace
+
+Actuals sweep_query(const Case& c) {
+  const CaseWorld w(c);
+  const Query& q = c.query;
+  const gjk::Capsule capsule{{q.pose.apply(q.capsule.points[0]), q.pose.apply(q.capsule.points[1])}, q.capsule.radius};
+  SweepSettings settings;
+  settings.method = q.method == SweepMethod::bisection ? ToiMethod::bisection : ToiMethod::conservative_advancement;
+  const SweepHit hit = w.world.sweep_capsule(capsule, q.motion, {}, settings);
+  if (!hit.hit) return {{"hit", false}, {"fraction", num(1.f)}};
+  return {{"hit", true},
+          {"fraction", num(hit.fraction)},
+          {"point", hit.point},
+          {"normal", hit.normal},
+          {"piece", w.name_of(hit.target, hit.piece)},
+          {"started_overlapped", hit.started_overlapped}};
+}
+
+Actuals raycast_query(const Case& c) {
+  const CaseWorld w(c);
+  const Query& q = c.query;
+  const RayHit hit = w.world.raycast(q.origin, q.direction, q.max_distance);
+  if (!hit.hit) return {{"hit", false}};
+  return {{"hit", true},
+          {"distance", num(hit.t)},
+          {"point", hit.point},
+          {"normal", hit.normal},
+          {"piece", w.name_of(hit.target, hit.piece)}};
+}
 
 } // namespace glide::cases
