@@ -44,8 +44,9 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
     order[i] = i;
     centroids[i] = boxes[i].center();
   }
-  nodes_.reserve(2 * static_cast<std::size_t>(n));
-  nodes_.push_back({});
+  nodes_.reserve(2 * static_cast<std::size_t>(n) + 1);
+  nodes_.push_back({}); // root
+  nodes_.push_back({}); // padding: sibling pairs start at even indices
 
   std::vector<Task> tasks{{0, 0, n, 0}};
   while (!tasks.empty()) {

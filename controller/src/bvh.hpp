@@ -2,9 +2,12 @@
 
 #include <glide/gjk/aabb.hpp>
 
+#include <glm/common.hpp>
 #include <glm/vec3.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <utility>
 #include <vector>
@@ -15,9 +18,23 @@ namespace glide::detail {
 /// splits, which halve the count), so fixed traversal stacks never overflow.
 constexpr int k_bvh_stack_size = 128;
 
+/// Allocator giving 64-byte aligned storage, so each pair of 32-byte sibling nodes fills
+/// exactly one cache line.
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t alignment{64};
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), alignment)); }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, alignment); }
+  friend bool operator==(const CacheLineAllocator&, const CacheLineAllocator&) { return true; }
+};
+
 /// One node of the flat hierarchy. A leaf (count > 0) holds items [first, first + count) of
 /// Bvh::items(); an inner node (count == 0) has its two children at nodes [first] and
-/// [first + 1], so siblings sit next to each other in memory.
+/// [first + 1], so siblings sit next to each other in memory (first is always even).
 struct BvhNode {
   gjk::Aabb bounds;
   std::uint32_t first = 0;
@@ -30,6 +47,10 @@ class Bvh {
 public:
   /// Rebuilds from scratch: boxes[i] is the box of item ids[i]. O(n log n).
   void build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids);
+
+  /// Node 0 is the root; node 1 is padding (empty box, never referenced) so that sibling
+  /// pairs start at even indices, on a cache line each.
+  static constexpr std::uint32_t k_padding_node = 1;
 
   bool empty() const { return nodes_.empty(); }
   std::span<const BvhNode> nodes() const { return nodes_; }
@@ -50,7 +71,7 @@ public:
                    Visit&& visit) const;
 
 private:
-  std::vector<BvhNode> nodes_;
+  std::vector<BvhNode, CacheLineAllocator<BvhNode>> nodes_;
   std::vector<std::uint32_t> items_;
   std::vector<gjk::Aabb> item_bounds_;
 };
@@ -65,26 +86,18 @@ struct SweptBox {
   glm::vec3 inv_motion{0.f};
 
   SweptBox(const glm::vec3& c, const glm::vec3& e, const glm::vec3& m) : center(c), extent(e), motion(m) {
-    for (int i = 0; i < 3; ++i) inv_motion[i] = m[i] != 0.f ? 1.f / m[i] : 0.f;
+    // A zero component gets a huge finite reciprocal instead of inf: the slab then either
+    // excludes every t (the centre is outside it) or none, with no 0 * inf = NaN.
+    for (int i = 0; i < 3; ++i) inv_motion[i] = m[i] != 0.f ? 1.f / m[i] : 1e30f;
   }
 
   float enter(const gjk::Aabb& box) const {
-    float t_in = 0.f, t_out = 1.f;
-    for (int i = 0; i < 3; ++i) {
-      const float lo = box.min[i] - extent[i] - center[i];
-      const float hi = box.max[i] + extent[i] - center[i];
-      if (motion[i] == 0.f) {
-        // Parallel to this slab: inside it for all t or never.
-        if (lo > 0.f || hi < 0.f) return 2.f;
-        continue;
-      }
-      float t0 = lo * inv_motion[i], t1 = hi * inv_motion[i];
-      if (t0 > t1) std::swap(t0, t1);
-      t_in = t0 > t_in ? t0 : t_in;
-      t_out = t1 < t_out ? t1 : t_out;
-      if (t_in > t_out) return 2.f;
-    }
-    return t_in;
+    const glm::vec3 t_lo = (box.min - extent - center) * inv_motion;
+    const glm::vec3 t_hi = (box.max + extent - center) * inv_motion;
+    const glm::vec3 t_near = glm::min(t_lo, t_hi), t_far = glm::max(t_lo, t_hi);
+    const float t_in = std::max(std::max(t_near.x, t_near.y), std::max(t_near.z, 0.f));
+    const float t_out = std::min(std::min(t_far.x, t_far.y), std::min(t_far.z, 1.f));
+    return t_in <= t_out ? t_in : 2.f;
   }
 };
 

@@ -10,6 +10,7 @@
 
 #include <glm/geometric.hpp>
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <span>
@@ -25,6 +26,7 @@ struct VertexCloud {
 
   explicit VertexCloud(std::span<const glm::vec3> v)
       : vertices(v.data()), count(static_cast<std::uint32_t>(v.size())) {}
+  VertexCloud(const glm::vec3* v, std::uint32_t n) : vertices(v), count(n) {}
 
   glm::vec3 support(const glm::vec3& dir) const {
     std::uint32_t best = 0;
@@ -88,18 +90,24 @@ public:
   void add(const Candidate& c) {
     if (c.t > earliest_ + tie_) return;
     if (c.t < earliest_) earliest_ = c.t;
-    candidates_.push_back(c);
+    // Most queries see a handful of hits: keep them inline, no allocation per query.
+    if (count_ < inline_.size())
+      inline_[count_] = c;
+    else
+      overflow_.push_back(c);
+    ++count_;
   }
   /// No candidate reported at a later t than this can win.
   float bound() const { return earliest_ + tie_; }
-  bool empty() const { return candidates_.empty(); }
+  bool empty() const { return count_ == 0; }
 
   /// The earliest hit; among hits within `tie` of it, pieces before terrain, then the
   /// smallest piece id, then the first terrain triangle walked. Its t is the earliest t, so
   /// the reported fraction never passes any candidate's time of impact.
   std::optional<Candidate> winner() const {
     std::optional<Candidate> best;
-    for (const Candidate& c : candidates_) {
+    for (std::size_t i = 0; i < count_; ++i) {
+      const Candidate& c = i < inline_.size() ? inline_[i] : overflow_[i - inline_.size()];
       if (c.t > earliest_ + tie_) continue;
       if (!best || precedes(c, *best)) best = c;
     }
@@ -116,7 +124,9 @@ private:
 
   float tie_;
   float earliest_ = 2.f;
-  std::vector<Candidate> candidates_;
+  std::array<Candidate, 8> inline_;
+  std::size_t count_ = 0;
+  std::vector<Candidate> overflow_;
 };
 
 /// Contact between a capsule and a convex shape when the gap is at most `margin`.

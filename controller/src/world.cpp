@@ -107,10 +107,13 @@ void World::update() const {
   std::vector<std::uint32_t> ids;
   boxes.reserve(live_count_);
   ids.reserve(live_count_);
+  query_pieces_.assign(pieces_.size(), QueryPiece{});
   for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
-    if (!pieces_[i].alive) continue;
-    boxes.push_back(pieces_[i].bounds);
+    const Piece& p = pieces_[i];
+    if (!p.alive) continue;
+    boxes.push_back(p.bounds);
     ids.push_back(i);
+    query_pieces_[i] = {p.world_vertices.data(), static_cast<std::uint32_t>(p.world_vertices.size()), p.info.layers};
   }
   bvh_->build(boxes, ids);
   bvh_dirty_ = false;
@@ -119,12 +122,6 @@ void World::update() const {
 const detail::Bvh& World::bvh() const {
   update();
   return *bvh_;
-}
-
-bool World::accepts(PieceId id, const QueryFilter& filter) const {
-  const Piece& p = pieces_[id.value];
-  if ((p.info.layers & filter.layer_mask) == 0u) return false;
-  return !filter.accept || filter.accept(id);
 }
 
 } // namespace glide

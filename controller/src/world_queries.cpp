@@ -64,8 +64,9 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& moti
   float limit = std::min(1.f, hits.bound() + slack);
   bvh_->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, [&](std::uint32_t slot, float) {
     const PieceId id{slot};
-    if (!accepts(id, filter)) return;
-    const detail::VertexCloud shape(pieces_[slot].world_vertices);
+    const QueryPiece& piece = query_pieces_[slot];
+    if (!accepts(piece, id, filter)) return;
+    const detail::VertexCloud shape(piece.vertices, piece.count);
     const gjk::ToiResult r =
         detail::time_of_impact(capsule.segment, capsule.radius, motion, shape, settings.method, toi);
     if (!r.hit || detail::separating(r, motion, settings)) return;
@@ -84,8 +85,9 @@ std::vector<Contact> World::overlap_capsule(const gjk::Capsule& capsule, float m
   const gjk::Aabb box = capsule_bounds(capsule).expanded(std::max(margin, 0.f));
   bvh_->query_box(box, [&](std::uint32_t slot) {
     const PieceId id{slot};
-    if (!accepts(id, filter)) return;
-    std::optional<Contact> c = detail::contact(capsule, margin, detail::VertexCloud(pieces_[slot].world_vertices));
+    const QueryPiece& piece = query_pieces_[slot];
+    if (!accepts(piece, id, filter)) return;
+    std::optional<Contact> c = detail::contact(capsule, margin, detail::VertexCloud(piece.vertices, piece.count));
     if (!c) return;
     c->target = HitTarget::piece;
     c->piece = id;
@@ -137,8 +139,9 @@ RayHit World::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t
   float limit = std::min(1.f, hits.bound() + slack);
   bvh_->query_sweep(origin, glm::vec3(0.f), motion, limit, [&](std::uint32_t slot, float) {
     const PieceId id{slot};
-    if (!accepts(id, filter)) return;
-    const detail::VertexCloud shape(pieces_[slot].world_vertices);
+    const QueryPiece& piece = query_pieces_[slot];
+    if (!accepts(piece, id, filter)) return;
+    const detail::VertexCloud shape(piece.vertices, piece.count);
     const gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, shape, settings.method, toi);
     if (!r.hit) return;
     hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});

@@ -41,6 +41,7 @@ void check_structure(const Bvh& bvh, const std::vector<Aabb>& boxes, const std::
   int max_depth = 0;
   std::size_t leaf_items = 0;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (i == Bvh::k_padding_node) continue;
     const auto& node = nodes[i];
     if (node.count > 0) {
       CHECK(node.count <= 4);
@@ -50,6 +51,7 @@ void check_structure(const Bvh& bvh, const std::vector<Aabb>& boxes, const std::
     } else {
       REQUIRE(node.first + 1 < nodes.size());
       CHECK(node.first > i);
+      CHECK(node.first % 2 == 0); // sibling pairs share a cache line
       CHECK(node.bounds.contains(nodes[node.first].bounds));
       CHECK(node.bounds.contains(nodes[node.first + 1].bounds));
       depth[node.first] = depth[node.first + 1] = depth[i] + 1;

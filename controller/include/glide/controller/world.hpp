@@ -101,12 +101,22 @@ private:
   };
   const Piece& piece(PieceId id) const;
   Piece& piece(PieceId id);
-  bool accepts(PieceId id, const QueryFilter& filter) const;
 
   std::vector<Piece> pieces_; // indexed by PieceId::value; removed slots stay dead
   std::size_t live_count_ = 0;
   std::optional<Heightfield> terrain_;
   std::uint32_t terrain_layers_ = 1u;
+  // What the queries read per candidate, packed by slot so a leaf visit touches one small
+  // record instead of the whole Piece. Rebuilt with the hierarchy.
+  struct QueryPiece {
+    const glm::vec3* vertices = nullptr;
+    std::uint32_t count = 0;
+    std::uint32_t layers = 0;
+  };
+  mutable std::vector<QueryPiece> query_pieces_;
+  static bool accepts(const QueryPiece& p, PieceId id, const QueryFilter& filter) {
+    return (p.layers & filter.layer_mask) != 0u && (!filter.accept || filter.accept(id));
+  }
   mutable std::unique_ptr<detail::Bvh> bvh_;
   mutable bool bvh_dirty_ = false;
 };

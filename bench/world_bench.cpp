@@ -1,0 +1,305 @@
+// World queries: sweep_capsule of 1 m on random levels of 1k, 10k and 100k pieces at the same
+// density and on a 1025 x 1025 terrain; BVH build time; the narrowphase on baked world-space
+// vertices against Transformed<ConvexHull>. Peer: Bullet's btCollisionWorld::convexSweepTest
+// (btDbvtBroadphase, btConvexHullShape pieces, btCapsuleShape) on the same levels and queries.
+#include "bvh.hpp"
+#include "narrowphase.hpp"
+
+#include <glide/controller/world.hpp>
+
+#include <benchmark/benchmark.h>
+#include <glm/gtc/quaternion.hpp>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <random>
+#include <vector>
+
+#ifdef GLIDE_BENCH_HAVE_BULLET
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+#include <BulletCollision/CollisionDispatch/btCollisionConfiguration.h>
+#include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
+#include <BulletCollision/CollisionDispatch/btCollisionWorld.h>
+#include <BulletCollision/CollisionDispatch/btDefaultCollisionConfiguration.h>
+#include <BulletCollision/CollisionShapes/btCapsuleShape.h>
+#include <BulletCollision/CollisionShapes/btConvexHullShape.h>
+#endif
+
+namespace {
+
+using namespace glide;
+
+constexpr std::size_t k_stream = 4096;     // distinct queries per benchmark
+constexpr float k_volume_per_piece = 64.f; // m^3: the same density at every level size
+constexpr float k_radius = 0.4f;           // character capsule: radius 0.4 m, height 1.8 m
+constexpr float k_segment = 1.f;
+
+struct Query {
+  gjk::Capsule capsule;
+  glm::vec3 motion;
+};
+
+struct Level {
+  World world;
+  std::vector<std::vector<glm::vec3>> local_points; // per piece, for the peers
+  std::vector<gjk::Transform> transforms;
+  std::vector<Query> queries;
+};
+
+gjk::Capsule upright(const glm::vec3& base) { return {{base, base + glm::vec3(0, k_segment, 0)}, k_radius}; }
+
+std::vector<glm::vec3> box_corners(const glm::vec3& h) {
+  std::vector<glm::vec3> c;
+  for (int i = 0; i < 8; ++i) c.push_back({(i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z});
+  return c;
+}
+
+// Random pieces (rotated boxes and 4 to 12 point clouds of 0.3 to 2 m) in a cube holding
+// one piece per 64 m^3, and 1 m sweeps of an upright capsule in random directions.
+Level& level(int n) {
+  static std::map<int, std::unique_ptr<Level>> cache;
+  auto& slot = cache[n];
+  if (slot) return *slot;
+  slot = std::make_unique<Level>();
+  const float side = std::cbrt(static_cast<float>(n) * k_volume_per_piece);
+  std::mt19937 rng(static_cast<std::uint32_t>(n));
+  std::uniform_real_distribution<float> pos(-0.5f * side, 0.5f * side), size(0.15f, 1.f), unit(-1.f, 1.f);
+  std::normal_distribution<float> gauss;
+  for (int i = 0; i < n; ++i) {
+    std::vector<glm::vec3> points;
+    if (i % 3 == 0) {
+      const float s = size(rng);
+      const int count = 4 + static_cast<int>(rng() % 9);
+      for (int k = 0; k < count; ++k) points.push_back(s * glm::vec3{unit(rng), unit(rng), unit(rng)});
+    } else {
+      points = box_corners({size(rng), size(rng), size(rng)});
+    }
+    gjk::Transform t;
+    t.rotation = glm::normalize(glm::quat(gauss(rng), gauss(rng), gauss(rng), gauss(rng)));
+    t.translation = {pos(rng), pos(rng), pos(rng)};
+    slot->world.add_piece(gjk::ConvexHull(points), t);
+    slot->local_points.push_back(points);
+    slot->transforms.push_back(t);
+  }
+  slot->world.update();
+  for (std::size_t i = 0; i < k_stream; ++i) {
+    const glm::vec3 dir = glm::normalize(glm::vec3{gauss(rng), gauss(rng), gauss(rng)});
+    slot->queries.push_back({upright({pos(rng), pos(rng), pos(rng)}), dir});
+  }
+  return *slot;
+}
+
+void sweep_glide(benchmark::State& state) {
+  const Level& l = level(static_cast<int>(state.range(0)));
+  const SweepSettings settings{.method = static_cast<ToiMethod>(state.range(1))};
+  std::size_t i = 0, hits = 0;
+  for (auto _ : state) {
+    const Query& q = l.queries[i];
+    const SweepHit hit = l.world.sweep_capsule(q.capsule, q.motion, {}, settings);
+    benchmark::DoNotOptimize(hit);
+    hits += hit.hit;
+    i = (i + 1) % k_stream;
+  }
+  state.counters["hit_rate"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
+}
+
+// The same sweeps through brute force over every piece: the broadphase's gain.
+void sweep_brute_force(benchmark::State& state) {
+  const Level& l = level(static_cast<int>(state.range(0)));
+  const std::vector<PieceId> ids = l.world.piece_ids();
+  const gjk::ToiSettings toi;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const Query& q = l.queries[i];
+    float best = 2.f;
+    for (PieceId id : ids) {
+      const detail::VertexCloud cloud(l.world.world_vertices(id));
+      const gjk::ToiResult r =
+          gjk::toi_conservative_advancement(q.capsule.segment, q.capsule.radius, q.motion, cloud, toi);
+      if (r.hit && r.t < best) best = r.t;
+    }
+    benchmark::DoNotOptimize(best);
+    i = (i + 1) % k_stream;
+  }
+}
+
+void bvh_build(benchmark::State& state) {
+  const Level& l = level(static_cast<int>(state.range(0)));
+  std::vector<gjk::Aabb> boxes;
+  std::vector<std::uint32_t> ids;
+  for (PieceId id : l.world.piece_ids()) {
+    boxes.push_back(l.world.bounds(id));
+    ids.push_back(id.value);
+  }
+  for (auto _ : state) {
+    detail::Bvh bvh;
+    bvh.build(boxes, ids);
+    benchmark::DoNotOptimize(bvh.nodes().data());
+  }
+  state.counters["nodes"] = static_cast<double>(2 * boxes.size());
+}
+
+// Narrowphase representation: one piece swept against, as baked world-space vertices or as
+// its local hull behind a Transformed (two quaternion rotations per support call).
+void toi_representation(benchmark::State& state) {
+  const Level& l = level(1000);
+  const bool baked = state.range(0) == 1;
+  std::vector<gjk::ConvexHull> hulls;
+  for (const auto& p : l.local_points) hulls.emplace_back(p);
+  const std::vector<PieceId> ids = l.world.piece_ids();
+  // Capsules placed 0.5 to 1.5 m from a piece, sweeping 1 m toward its centre.
+  std::mt19937 rng(9);
+  std::normal_distribution<float> gauss;
+  struct Case {
+    std::size_t piece;
+    Query q;
+  };
+  std::vector<Case> cases;
+  for (std::size_t i = 0; i < k_stream; ++i) {
+    const std::size_t p = rng() % ids.size();
+    const glm::vec3 centre = l.transforms[p].translation;
+    const glm::vec3 dir = glm::normalize(glm::vec3{gauss(rng), gauss(rng), gauss(rng)});
+    const glm::vec3 base = centre + dir * 2.5f - glm::vec3(0, 0.5f * k_segment, 0);
+    cases.push_back({p, {upright(base), -dir}});
+  }
+  std::size_t i = 0, hits = 0;
+  for (auto _ : state) {
+    const Case& c = cases[i];
+    gjk::ToiResult r;
+    if (baked) {
+      r = gjk::toi_conservative_advancement(c.q.capsule.segment, k_radius, c.q.motion,
+                                            detail::VertexCloud(l.world.world_vertices(ids[c.piece])));
+    } else {
+      r = gjk::toi_conservative_advancement(c.q.capsule.segment, k_radius, c.q.motion,
+                                            gjk::Transformed<gjk::ConvexHull>{hulls[c.piece], l.transforms[c.piece]});
+    }
+    benchmark::DoNotOptimize(r);
+    hits += r.hit;
+    i = (i + 1) % k_stream;
+  }
+  state.counters["hit_rate"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
+}
+
+struct TerrainLevel {
+  World world;
+  std::vector<Query> queries;
+};
+
+// 1025 x 1025 samples, 1 m apart: rolling hills with a 2 m ripple. Capsules start 5 cm to
+// 1 m above the ground and sweep 1 m, level or downhill.
+TerrainLevel& terrain_level() {
+  static std::unique_ptr<TerrainLevel> slot;
+  if (slot) return *slot;
+  slot = std::make_unique<TerrainLevel>();
+  const int n = 1025;
+  std::vector<float> h(static_cast<std::size_t>(n) * n);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c)
+      h[static_cast<std::size_t>(r) * n + c] =
+          20.f * std::sin(0.01f * static_cast<float>(c)) * std::cos(0.013f * static_cast<float>(r)) +
+          0.5f * std::sin(3.f * static_cast<float>(c + r));
+  slot->world.set_terrain(Heightfield(n, n, h, glm::vec2(1.f), glm::vec3(-512, 0, -512)));
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> pos(-500.f, 500.f), lift(0.05f, 1.f), angle(0.f, 6.2831853f), drop(-0.7f, 0.f);
+  const Heightfield& t = *slot->world.terrain();
+  for (std::size_t i = 0; i < k_stream; ++i) {
+    const float x = pos(rng), z = pos(rng);
+    const glm::vec3 base{x, t.height_at(x, z) + k_radius + lift(rng), z};
+    const float a = angle(rng);
+    slot->queries.push_back({upright(base), glm::normalize(glm::vec3{std::cos(a), drop(rng), std::sin(a)})});
+  }
+  return *slot;
+}
+
+void sweep_terrain(benchmark::State& state) {
+  const TerrainLevel& l = terrain_level();
+  const SweepSettings settings{.method = static_cast<ToiMethod>(state.range(0))};
+  std::size_t i = 0, hits = 0;
+  for (auto _ : state) {
+    const Query& q = l.queries[i];
+    const SweepHit hit = l.world.sweep_capsule(q.capsule, q.motion, {}, settings);
+    benchmark::DoNotOptimize(hit);
+    hits += hit.hit;
+    i = (i + 1) % k_stream;
+  }
+  state.counters["hit_rate"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
+}
+
+#ifdef GLIDE_BENCH_HAVE_BULLET
+struct BulletLevel {
+  btDefaultCollisionConfiguration config;
+  btCollisionDispatcher dispatcher{&config};
+  btDbvtBroadphase broadphase;
+  btCollisionWorld world{&dispatcher, &broadphase, &config};
+  std::vector<std::unique_ptr<btConvexHullShape>> shapes;
+  std::vector<std::unique_ptr<btCollisionObject>> objects;
+  btCapsuleShape capsule{k_radius, k_segment}; // along Y, like the upright glide capsule
+};
+
+BulletLevel& bullet_level(int n) {
+  static std::map<int, std::unique_ptr<BulletLevel>> cache;
+  auto& slot = cache[n];
+  if (slot) return *slot;
+  const Level& l = level(n);
+  slot = std::make_unique<BulletLevel>();
+  for (std::size_t i = 0; i < l.local_points.size(); ++i) {
+    auto shape = std::make_unique<btConvexHullShape>();
+    for (const glm::vec3& p : l.local_points[i]) shape->addPoint(btVector3(p.x, p.y, p.z), false);
+    shape->recalcLocalAabb();
+    shape->setMargin(0.f);
+    auto object = std::make_unique<btCollisionObject>();
+    const gjk::Transform& t = l.transforms[i];
+    btTransform bt;
+    bt.setRotation(btQuaternion(t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w));
+    bt.setOrigin(btVector3(t.translation.x, t.translation.y, t.translation.z));
+    object->setWorldTransform(bt);
+    object->setCollisionShape(shape.get());
+    slot->world.addCollisionObject(object.get());
+    slot->shapes.push_back(std::move(shape));
+    slot->objects.push_back(std::move(object));
+  }
+  slot->world.updateAabbs();
+  slot->world.computeOverlappingPairs();
+  return *slot;
+}
+
+void sweep_bullet(benchmark::State& state) {
+  const Level& l = level(static_cast<int>(state.range(0)));
+  BulletLevel& b = bullet_level(static_cast<int>(state.range(0)));
+  std::size_t i = 0, hits = 0;
+  for (auto _ : state) {
+    const Query& q = l.queries[i];
+    const glm::vec3 c = 0.5f * (q.capsule.segment.a + q.capsule.segment.b);
+    btTransform from, to;
+    from.setIdentity();
+    to.setIdentity();
+    from.setOrigin(btVector3(c.x, c.y, c.z));
+    to.setOrigin(btVector3(c.x + q.motion.x, c.y + q.motion.y, c.z + q.motion.z));
+    btCollisionWorld::ClosestConvexResultCallback result(from.getOrigin(), to.getOrigin());
+    b.world.convexSweepTest(&b.capsule, from, to, result);
+    benchmark::DoNotOptimize(result.m_closestHitFraction);
+    hits += result.hasHit();
+    i = (i + 1) % k_stream;
+  }
+  state.counters["hit_rate"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
+}
+#endif
+
+} // namespace
+
+BENCHMARK(sweep_glide)
+    ->ArgNames({"pieces", "bisection"})
+    ->Args({1000, 0})
+    ->Args({10000, 0})
+    ->Args({100000, 0})
+    ->Args({1000, 1})
+    ->Args({100000, 1});
+BENCHMARK(sweep_brute_force)->ArgName("pieces")->Arg(1000);
+#ifdef GLIDE_BENCH_HAVE_BULLET
+BENCHMARK(sweep_bullet)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000);
+#endif
+BENCHMARK(sweep_terrain)->ArgName("bisection")->Arg(0)->Arg(1);
+BENCHMARK(bvh_build)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(toi_representation)->ArgName("baked")->Arg(1)->Arg(0);
+BENCHMARK_MAIN();
