@@ -319,3 +319,31 @@ TEST_CASE("triangles_in reports every triangle that overlaps the box") {
   CHECK(none(glide::gjk::Aabb{}));
   CHECK(none({{nan_f, 0.f, 0.f}, {4.f, 1.f, 2.f}}));
 }
+
+TEST_CASE("raycast across many 16 x 16 blocks of very different heights agrees with the oracle") {
+  // Plateaus of 0 to 12 m per 8 x 8 samples with small ripples: long shallow rays skip some
+  // blocks above or below and must still find the first cliff or plateau they meet.
+  const int n = 70;
+  std::vector<float> heights;
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c)
+      heights.push_back(static_cast<float>(((r / 8) * 5 + (c / 8) * 3) % 5) * 3.f + 0.1f * std::sin(0.7f * r + c));
+  const Heightfield field(n, n, heights, glm::vec2(0.5f), glm::vec3(-10.f, 0.f, -10.f)); // x, z in [-10, 24.5]
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<float> xz(-12.f, 26.f), y(-1.f, 16.f), unit(-1.f, 1.f), slope(-0.3f, 0.05f);
+  int compared = 0, hits = 0;
+  for (int i = 0; i < 400; ++i) {
+    const glm::vec3 o(xz(rng), y(rng), xz(rng));
+    const glm::vec3 d = glm::normalize(glm::vec3(unit(rng), slope(rng), unit(rng)));
+    const auto expected = glide::test::oracle_raycast(field, o, d, 60.0);
+    if (expected && (expected->edge_distance < 1e-4 || -glm::dot(expected->normal, glm::dvec3(d)) < 1e-3)) continue;
+    ++compared;
+    const glide::TerrainRayHit h = field.raycast(o, d, 60.f);
+    REQUIRE(h.hit == expected.has_value());
+    if (!h.hit) continue;
+    ++hits;
+    CHECK_APPROX(h.t, static_cast<float>(expected->t), 1e-4f);
+  }
+  CHECK(compared > 350);
+  CHECK(hits > 150);
+}
