@@ -184,6 +184,7 @@ TEST_CASE("every bad file yields its documented error naming the file") {
   const std::vector<int> samples = pattern(4, 4, 255);
   // Missing file and unsupported formats.
   check_error(scratch() / "missing.png", "cannot open");
+  check_error(scratch(), "cannot open"); // a directory
   check_error(write_file("notes.txt", std::string("just text\n")), "unsupported format");
   check_error(write_file("color.ppm", std::string("P6 2 2 255\n123456789012")), "unsupported format");
   {
