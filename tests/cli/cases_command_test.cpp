@@ -1,0 +1,153 @@
+// `glide cases` driven in-process: the lines a person or a CI log sees, the summary line,
+// exit codes and the options.
+
+#include <doctest/doctest.h>
+
+#include "cli.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+const std::filesystem::path k_tests_dir = GLIDE_TESTS_DIR;
+const std::filesystem::path k_work_dir = GLIDE_TEST_WORK_DIR;
+
+struct Run {
+  int code = 0;
+  std::string out, err;
+  std::vector<std::string> lines;
+};
+
+Run glide_cases(std::initializer_list<std::string> args) {
+  std::vector<std::string> storage{"glide", "cases"};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<const char*> argv;
+  for (const auto& s : storage) argv.push_back(s.c_str());
+  std::ostringstream out, err;
+  Run r;
+  r.code = glide::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+  r.out = out.str();
+  r.err = err.str();
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) r.lines.push_back(line);
+  return r;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+std::filesystem::path write_file(const std::string& name, const std::string& text) {
+  std::filesystem::create_directories(k_work_dir);
+  const auto path = k_work_dir / name;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  return path;
+}
+
+// Two cases: "apart" (distance 3, expected 2.5: fails) and "touching" (distance 0: passes).
+const char* k_two_cases = R"({
+  "cases": [
+    {
+      "name": "apart",
+      "world": [
+        {"name": "a", "shape": {"type": "sphere", "radius": 1}, "position": [5, 0, 0]},
+        {"name": "b", "shape": {"type": "sphere", "radius": 1}}
+      ],
+      "query": {"type": "distance", "a": "a", "b": "b"},
+      "expect": {"distance": 2.5}
+    },
+    {
+      "name": "touching",
+      "world": [
+        {"name": "a", "shape": {"type": "sphere", "radius": 1}, "position": [2, 0, 0]},
+        {"name": "b", "shape": {"type": "sphere", "radius": 1}}
+      ],
+      "query": {"type": "distance", "a": "a", "b": "b"},
+      "expect": {"distance": 0}
+    }
+  ]
+}
+)";
+} // namespace
+
+TEST_CASE("--help lists cases") {
+  std::ostringstream out, err;
+  const char* argv[] = {"glide", "--help"};
+  CHECK(glide::cli::run(2, argv, out, err) == 0);
+  CHECK(contains(out.str(), "cases"));
+}
+
+TEST_CASE("the shipped cases all pass: one PASS line each, then the summary") {
+  const Run r = glide_cases({(k_tests_dir / "cases").string()});
+  CHECK(r.code == 0);
+  REQUIRE(r.lines.size() >= 41);
+  for (std::size_t i = 0; i + 1 < r.lines.size(); ++i) CHECK_MESSAGE(starts_with(r.lines[i], "PASS "), r.lines[i]);
+  CHECK(r.lines.back() == std::to_string(r.lines.size() - 1) + " passed, 0 failed");
+}
+
+TEST_CASE("a failing case prints FAIL with the diff and exits 1") {
+  const auto file = write_file("two.json", k_two_cases);
+  const Run r = glide_cases({file.string()});
+  CHECK(r.code == 1);
+  REQUIRE(r.lines.size() == 3);
+  CHECK(r.lines[0] == "FAIL apart: distance expected 2.5 got 3 (tol 0.0001)");
+  CHECK(r.lines[1] == "PASS touching");
+  CHECK(r.lines[2] == "1 passed, 1 failed");
+}
+
+TEST_CASE("--filter runs only matching cases") {
+  const auto file = write_file("two.json", k_two_cases);
+  const Run r = glide_cases({file.string(), "--filter", "touch"});
+  CHECK(r.code == 0);
+  REQUIRE(r.lines.size() == 2);
+  CHECK(r.lines[0] == "PASS touching");
+  CHECK(r.lines[1] == "1 passed, 0 failed");
+}
+
+TEST_CASE("--verbose prints every actual value") {
+  const auto file = write_file("two.json", k_two_cases);
+  const Run r = glide_cases({file.string(), "--verbose", "--filter", "apart"});
+  CHECK(contains(r.out, "  distance = 3\n"));
+  CHECK(contains(r.out, "  point_a = [4, 0, 0]\n"));
+  CHECK(contains(r.out, "  normal = [1, 0, 0]\n"));
+  CHECK(r.lines.back() == "0 passed, 1 failed");
+}
+
+TEST_CASE("--update rewrites a failing case of a copy, which then passes") {
+  const auto file = write_file("update.json", k_two_cases);
+  const Run first = glide_cases({file.string(), "--update"});
+  CHECK(first.code == 1); // this run still compared against the old expectations
+  CHECK(contains(first.out, "updated: expectations rewritten in"));
+  const Run second = glide_cases({file.string()});
+  CHECK(second.code == 0);
+  CHECK(second.lines.back() == "2 passed, 0 failed");
+}
+
+TEST_CASE("malformed files and missing paths count as failed with their error") {
+  const Run r = glide_cases({(k_tests_dir / "cases_bad").string(), (k_work_dir / "no_such.json").string()});
+  CHECK(r.code == 1);
+  REQUIRE(r.lines.size() >= 3);
+  for (std::size_t i = 0; i + 1 < r.lines.size(); ++i) CHECK_MESSAGE(starts_with(r.lines[i], "FAIL "), r.lines[i]);
+  CHECK(
+      contains(r.out, "FAIL " + (k_tests_dir / "cases_bad" / "wrong_type.json").string() +
+                          ": case \"radius_is_text\": /cases/0/world/0/shape/radius: expected a number, got a string"));
+  CHECK(contains(r.out, "no_such.json: no such file or folder"));
+  CHECK(r.lines.back() == "0 passed, " + std::to_string(r.lines.size() - 1) + " failed");
+}
+
+TEST_CASE("a folder is searched recursively for *.json") {
+  std::filesystem::create_directories(k_work_dir / "tree" / "deeper");
+  write_file("tree/deeper/one.json", k_two_cases);
+  write_file("tree/notes.txt", "not a case file");
+  const Run r = glide_cases({(k_work_dir / "tree").string(), "--filter", "touching"});
+  CHECK(r.code == 0);
+  CHECK(r.lines.back() == "1 passed, 0 failed");
+}
+
+TEST_CASE("cases without a path is a usage error") {
+  const Run r = glide_cases({});
+  CHECK(r.code != 0);
+}
