@@ -84,13 +84,13 @@ void contact_at(const Segment& seg, float radius, const B& shape, const Distance
 /// Checks the input and handles a start within the radius. Returns true when `out` is final.
 template <SupportMapping B>
 bool toi_start(const Segment& seg, float radius, const glm::vec3& motion, const B& shape, const ToiSettings& settings,
-               ToiResult& out, DistanceResult& start) {
+               ToiResult& out, DistanceResult& start, SimplexCache* cache = nullptr) {
   if (!finite_segment(seg) || !finite_vec(motion) || !std::isfinite(radius) || radius < 0.f ||
       !(settings.tolerance > 0.f) || !std::isfinite(settings.tolerance) || settings.max_iterations < 1) {
     out.status = Status::invalid_input;
     return true;
   }
-  start = distance(seg, shape, settings.distance);
+  start = distance(seg, shape, settings.distance, cache);
   out.iterations = 1;
   if (start.status == Status::invalid_input) {
     out.status = Status::invalid_input;
@@ -159,11 +159,11 @@ ToiResult toi_conservative_advancement(const Segment& seg, float radius, const g
                                        const ToiSettings& settings = {}) {
   ToiResult out;
   DistanceResult d;
-  if (detail::toi_start(seg, radius, motion, shape, settings, out, d)) return out;
+  SimplexCache cache;
+  if (detail::toi_start(seg, radius, motion, shape, settings, out, d, &cache)) return out;
   const glm::dvec3 m(motion);
   const double length = glm::length(m);
   const double window = settings.tolerance / length; // one tolerance (t units)
-  SimplexCache cache;
   auto query = [&](double at) {
     ++out.iterations;
     return distance(detail::moved(seg, motion, at), shape, settings.distance, &cache);
