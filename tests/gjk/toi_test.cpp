@@ -449,3 +449,61 @@ TEST_CASE("toi: other shapes (cylinder, sphere, rotated box) agree between the m
   CHECK(std::abs(b.t - c.t) <= 1e-4f / 3.f + 1e-6f);
   CHECK_APPROX(b.normal, c.normal, 1e-3f);
 }
+
+TEST_CASE("toi: advancement out of steps falls back to bisection and stays conservative") {
+  std::mt19937 rng(31337);
+  std::normal_distribution<float> g;
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  ToiSettings few;
+  few.max_iterations = 2;
+  int fallbacks = 0;
+  for (int iter = 0; iter < 300; ++iter) {
+    std::vector<glm::vec3> pts(8);
+    for (auto& p : pts) p = glm::normalize(glm::vec3(g(rng), g(rng), g(rng)) + glm::vec3(1e-6f));
+    const ConvexHull hull(pts);
+    const Polyhedron poly = make_polyhedron(pts);
+    const glm::vec3 start = glm::normalize(glm::vec3(g(rng), g(rng), g(rng))) * 3.f;
+    const Segment seg{start, start + glm::vec3(0, 0.5f, 0)};
+    const glm::vec3 motion = (glm::vec3(g(rng), g(rng), g(rng)) * 0.8f - start) * (1.f + u(rng));
+    const OracleToi oracle = oracle_toi(seg, 0.3f, motion, poly);
+    const ToiResult full = toi_conservative_advancement(seg, 0.3f, motion, hull);
+    const ToiResult capped = toi_conservative_advancement(seg, 0.3f, motion, hull, few);
+    const double len = glm::length(dvec3(motion));
+    if (capped.hit) {
+      // Never beyond contact even when the halvings run out too.
+      CHECK(capped.t <= oracle.t + 2e-5 / len);
+      CHECK(segment_distance(seg, motion, capped.t, poly) >= 0.3f - 2e-5f);
+    }
+    if (capped.status == Status::max_iterations) ++fallbacks;
+    if (std::abs(oracle.min_distance - 0.3) < 1e-4) continue;
+    CHECK(capped.hit == oracle.hit);
+    CHECK(full.hit == oracle.hit);
+    if (capped.status == Status::converged && capped.hit)
+      CHECK(std::abs(double(capped.t) - double(full.t)) <= 1.1e-4 / len);
+  }
+  CHECK(fallbacks > 20);
+}
+
+TEST_CASE("toi: far from the world origin and huge motions end with finite output") {
+  // 1 km away: still conservative, within the tolerance plus float rounding of positions.
+  const glm::vec3 far(1000.f, -500.f, 800.f);
+  const Transformed<Box> box{Box{{1, 1, 1}}, Transform{{1, 0, 0, 0}, far}};
+  const Segment seg{far + glm::vec3(-3, -0.5f, 0), far + glm::vec3(-3, 0.5f, 0)};
+  for (const ToiResult& res :
+       {toi_bisection(seg, 0.5f, {4, 0, 0}, box), toi_conservative_advancement(seg, 0.5f, {4, 0, 0}, box)}) {
+    REQUIRE(res.hit);
+    CHECK(res.t <= 0.375f + 2e-4f / 4.f);
+    CHECK(res.t >= 0.375f - 3e-4f / 4.f);
+    CHECK_APPROX(res.normal, glm::vec3(-1, 0, 0), 1e-3f);
+  }
+  // Motions far beyond any level: no hang, finite output, whatever the verdict.
+  for (const float scale : {1e6f, 1e20f, 1e37f}) {
+    const glm::vec3 motion(scale, -scale, 0.5f * scale);
+    for (const ToiResult& res : {toi_bisection(Segment{{0, 3, 0}, {0, 4, 0}}, 0.3f, motion, Box{}),
+                                 toi_conservative_advancement(Segment{{0, 3, 0}, {0, 4, 0}}, 0.3f, motion, Box{})}) {
+      CHECK(
+          std::isfinite(res.t + res.normal.x + res.normal.y + res.normal.z + res.point.x + res.point.y + res.point.z));
+      CHECK(res.iterations < 200);
+    }
+  }
+}

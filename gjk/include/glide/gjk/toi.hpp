@@ -188,7 +188,10 @@ ToiResult toi_conservative_advancement(const Segment& seg, float radius, const g
     } else {
       const double end = std::min(1.0, t + window);
       const DistanceResult probe = query(end);
-      if (probe.status == Status::invalid_input) break;
+      if (probe.status == Status::invalid_input) {
+        d = probe;
+        break;
+      }
       if (probe.distance <= radius) return contact(t, d);
       if (-glm::dot(glm::dvec3(probe.normal), m) > 0.0) {
         if (end >= 1.0) return out;
