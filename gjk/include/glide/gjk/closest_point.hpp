@@ -37,19 +37,21 @@ inline void closest_is_vertex(const glm::vec3* p, int i, SimplexClosest& out) {
   out.contains_origin = false;
 }
 
-/// Segment p[i]–p[j].
+/// Segment p[i]–p[j]. Branch-free (the region is data-dependent and mispredicts badly):
+/// the weight is clamped and the support mask follows from it.
 inline void closest_on_segment(const glm::vec3* p, int i, int j, SimplexClosest& out) {
   const glm::vec3 d = p[j] - p[i];
   const float dd = glm::dot(d, d);
   const float t = -glm::dot(p[i], d); // weight of p[j] times dd
-  if (t <= 0.f || !(dd > 0.f)) return closest_is_vertex(p, i, out);
-  if (t >= dd) return closest_is_vertex(p, j, out);
-  const float lj = t / dd;
-  out.point = p[i] + lj * d;
+  float lj = dd > 0.f ? t / dd : 0.f;
+  lj = lj > 0.f ? lj : 0.f; // also maps NaN to 0
+  lj = lj < 1.f ? lj : 1.f;
+  const float li = 1.f - lj;
+  out.point = li * p[i] + lj * p[j]; // exactly p[i] or p[j] at the ends
   out.distance_squared = glm::dot(out.point, out.point);
-  out.weights[i] = 1.f - lj;
+  out.weights[i] = li;
   out.weights[j] = lj;
-  out.mask = (1u << i) | (1u << j);
+  out.mask = (lj < 1.f ? 1u << i : 0u) | (lj > 0.f ? 1u << j : 0u);
   out.contains_origin = false;
 }
 

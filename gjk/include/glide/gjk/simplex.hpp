@@ -28,26 +28,24 @@ struct Simplex {
   }
 
   /// Keeps the vertices in `closest.mask` (among the first `total`) with their weights.
+  /// Branch-free compaction: every vertex is copied down, the slot advances only when kept.
   void keep(const SimplexClosest& closest, int total) {
     int n = 0;
     for (int i = 0; i < total; ++i) {
-      if (!(closest.mask & (1u << i))) continue;
-      if (n != i) {
-        w[n] = w[i];
-        a[n] = a[i];
-        b[n] = b[i];
-        direction[n] = direction[i];
-      }
+      w[n] = w[i];
+      a[n] = a[i];
+      b[n] = b[i];
+      direction[n] = direction[i];
       weights[n] = closest.weights[i];
-      ++n;
+      n += static_cast<int>((closest.mask >> i) & 1u);
     }
     count = n;
   }
 
   bool contains(const glm::vec3& p) const {
-    for (int i = 0; i < count; ++i)
-      if (w[i] == p) return true;
-    return false;
+    bool found = false;
+    for (int i = 0; i < count; ++i) found |= w[i] == p;
+    return found;
   }
 
   /// Σ λ_i p_i written as p_0 + Σ λ_i (p_i − p_0): the large common part of points far from
