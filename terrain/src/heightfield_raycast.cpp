@@ -134,6 +134,13 @@ TerrainRayHit Heightfield::raycast(const glm::vec3& origin, const glm::vec3& dir
     return false;
   };
 
+  if (ray.du == 0.0 && ray.dv == 0.0) {
+    // Vertical ray (ground probes): one cell, no walk. Same cell choice as height_at.
+    const int c = std::min(static_cast<int>(ray.u0), columns_ - 2), r = std::min(static_cast<int>(ray.v0), rows_ - 2);
+    hit_cell(c, r, t_min, t_max);
+    return result;
+  }
+
   const auto visit_block = [&](int bc, int br, double ta, double tb) {
     const std::size_t b =
         static_cast<std::size_t>(br) * static_cast<std::size_t>(block_columns_) + static_cast<std::size_t>(bc);
