@@ -507,3 +507,28 @@ TEST_CASE("toi: far from the world origin and huge motions end with finite outpu
     }
   }
 }
+
+TEST_CASE("toi: shallow approaches from far away stay conservative") {
+  // Distances of ~100 m with closing speeds of 1e-3 of the motion: GJK's relative accuracy
+  // on the far distance must not turn into a jump past the contact.
+  const std::vector<glm::vec3> pts = box_points({1, 1, 1});
+  const ConvexHull box(pts);
+  const Polyhedron poly = make_polyhedron(pts);
+  const Segment seg{{-100, 1.4f, -0.5f}, {-100, 1.4f, 0.5f}};
+  int hits = 0;
+  for (const float drop : {0.1005f, 0.15f, 0.2f, 0.4f, 1.f}) {
+    const glm::vec3 motion(200.f, -drop, 0.f);
+    const OracleToi oracle = oracle_toi(seg, 0.3f, motion, poly);
+    const double len = glm::length(dvec3(motion));
+    CAPTURE(drop);
+    for (const ToiResult& res :
+         {toi_bisection(seg, 0.3f, motion, box), toi_conservative_advancement(seg, 0.3f, motion, box)}) {
+      REQUIRE(res.hit == oracle.hit);
+      if (!oracle.hit) continue;
+      ++hits;
+      CHECK(res.t <= oracle.t + 2e-5 / len);
+      CHECK(res.t >= oracle.t - (1e-4 + 2e-5) / len);
+    }
+  }
+  CHECK(hits == 6); // three of the five drops reach the box, for both methods
+}

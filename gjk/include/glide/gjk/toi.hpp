@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace glide::gjk {
 
@@ -176,8 +177,13 @@ ToiResult toi_conservative_advancement(const Segment& seg, float radius, const g
   };
   double t = 0.0;
   for (int step = 0; step < settings.max_iterations; ++step) {
-    const double gap = static_cast<double>(d.distance) - radius;
-    if (!(gap > 0.0)) return contact(t, d);                    // reached within the GJK accuracy
+    if (!(d.distance > radius)) return contact(t, d); // reached within the GJK accuracy
+    // GJK's distance is an upper bound, within its tolerances (and float rounding) of the true
+    // one: jump by the lower bound so that far-away grazing approaches cannot overshoot.
+    const double error = (settings.distance.relative_tolerance + 4.0 * std::numeric_limits<float>::epsilon()) *
+                             static_cast<double>(d.distance) +
+                         settings.distance.absolute_tolerance;
+    const double gap = std::max(0.0, static_cast<double>(d.distance) - error - radius);
     const double closing = -glm::dot(glm::dvec3(d.normal), m); // metres per unit t toward the shape
     if (!(closing > 0.0)) return out;                          // moving away or parallel: f never drops
     const double jump = gap / closing;                         // f > radius on [t, t + jump)
