@@ -1,6 +1,9 @@
-// Uses one piece of each module, so a missing header, library or dependency fails to build.
+// A tiny game: uses each module through the installed or added glide, so a missing header,
+// library or dependency fails to build, and a broken link fails to run.
+#include <glide/controller/controller.hpp>
 #include <glide/controller/world.hpp>
 #include <glide/gjk/convex_hull.hpp>
+#include <glide/gjk/distance.hpp>
 #include <glide/terrain/heightfield.hpp>
 #include <glide/version.hpp>
 
@@ -8,11 +11,21 @@
 #include <vector>
 
 int main() {
-  const std::vector<glm::vec3> corners{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  std::vector<glm::vec3> slab;
+  for (int i = 0; i < 8; ++i) slab.push_back({(i & 1) ? 10.f : -10.f, (i & 2) ? 0.f : -1.f, (i & 4) ? 10.f : -10.f});
   glide::World world;
-  world.add_piece(glide::gjk::ConvexHull(corners));
-  const glide::Heightfield terrain(2, 2, {0.f, 1.f, 0.f, 1.f});
-  const float h = terrain.height_at(0.5f, 0.5f);
-  std::printf("glide %s: %zu piece(s), height %.3f\n", glide::version_string, world.piece_count(), h);
-  return (world.piece_count() == 1 && h > 0.49f && h < 0.51f) ? 0 : 1;
+  world.add_piece(glide::gjk::ConvexHull(slab));
+  world.set_terrain(glide::Heightfield(2, 2, {0.f, 1.f, 0.f, 1.f}, glm::vec2(1.f), glm::vec3(50.f, 0.f, 50.f)));
+
+  glide::Controller player(world, glide::ControllerSettings{.radius = 0.3f, .height = 1.8f}, {0.f, 0.5f, 0.f});
+  glide::MoveResult r;
+  for (int frame = 0; frame < 60; ++frame) r = player.move({1.f, -5.f, 0.f}, 1.f / 60.f);
+
+  const auto d = glide::gjk::distance(player.capsule(), glide::gjk::Point{{0.f, 5.f, 0.f}});
+  std::printf("glide %s: feet at (%.3f, %.3f, %.3f), %s, %.3f m below the point\n", glide::version_string,
+              r.position.x, r.position.y, r.position.z,
+              r.ground.state == glide::GroundState::on_ground ? "on ground" : "not on ground", d.distance);
+  const bool ok = r.ground.state == glide::GroundState::on_ground && r.position.y >= 0.f && r.position.y < 0.02f &&
+                  r.position.x > 0.9f && d.distance > 2.f;
+  return ok ? 0 : 1;
 }

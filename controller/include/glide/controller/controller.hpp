@@ -1,0 +1,143 @@
+#pragma once
+
+#include <glide/controller/controller_settings.hpp>
+#include <glide/controller/query_types.hpp>
+#include <glide/gjk/shapes.hpp>
+
+#include <glm/vec3.hpp>
+
+#include <array>
+#include <vector>
+
+namespace glide {
+
+class World;
+
+/// One contact met during a move.
+struct ControllerHit {
+  HitTarget target = HitTarget::none;
+  PieceId piece;                   ///< valid when target == HitTarget::piece
+  glm::vec3 point{0.f};            ///< contact point on the geometry (m, world)
+  glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit, from the geometry toward the character
+  float fraction = 0.f;            ///< of that slide iteration's motion, in [0, 1]
+};
+
+/// What the character stands on.
+struct GroundInfo {
+  GroundState state = GroundState::in_air;
+  glm::vec3 normal{0.f, 1.f, 0.f};         ///< walkability normal of the ground: its surface normal (unit)
+  glm::vec3 contact_normal{0.f, 1.f, 0.f}; ///< from the closest points, ground toward capsule (unit)
+  glm::vec3 point{0.f};                    ///< ground contact point (m, world)
+  HitTarget target = HitTarget::none;
+  PieceId piece; ///< valid when target == HitTarget::piece
+};
+
+/// Which sides of the capsule touched geometry during the move.
+struct CollisionFlags {
+  bool sides = false; ///< a wall or a too-steep slope
+  bool above = false; ///< a ceiling: the contact faces down onto the top of the capsule
+  bool below = false; ///< ground: the contact faces up under the bottom of the capsule
+};
+
+/// The outcome of one Controller::move.
+struct MoveResult {
+  static constexpr int max_hits = 16;
+
+  glm::vec3 position{0.f};     ///< feet after the move (m)
+  glm::vec3 displacement{0.f}; ///< position change this move, recovery included (m)
+  glm::vec3 velocity{0.f};     ///< the requested velocity less what contacts took; feed it back (m/s)
+  GroundInfo ground;
+  CollisionFlags flags;
+  std::array<ControllerHit, max_hits> hits{}; ///< first hit_count entries: this move's contacts in order
+  int hit_count = 0;
+  float recovered = 0.f; ///< distance pushed out of overlapping geometry (m)
+};
+
+/// What each slide iteration of the last move did, for debug drawing.
+struct MoveTrace {
+  struct Iteration {
+    glm::vec3 start{0.f};  ///< feet before the iteration (m)
+    glm::vec3 motion{0.f}; ///< motion swept (m)
+    float fraction = 1.f;  ///< time of impact along it (1 = no hit)
+    bool hit = false;
+    glm::vec3 normal{0.f}; ///< contact plane normal when hit
+    bool stepped = false;  ///< the iteration climbed a step instead of sliding
+  };
+  std::vector<Iteration> iterations;
+};
+
+/// Game callbacks; every method has a no-op default.
+class ContactListener {
+public:
+  virtual ~ContactListener() = default;
+  /// Return false to let the character pass through this piece.
+  virtual bool validate(PieceId) { return true; }
+  /// Called for every contact met during a move.
+  virtual void on_contact_added(const ControllerHit&) {}
+  /// May change the velocity that carries the rest of the move after this contact (m/s).
+  virtual void on_adjust_velocity(const ControllerHit&, glm::vec3& /*velocity*/) {}
+};
+
+/// A capsule character moved through a World, once per frame from the game's player update:
+///
+///     glide::Controller player(world, {.radius = 0.3f, .height = 1.8f}, spawn);
+///     glide::MoveResult r = player.move(velocity, dt); // the game owns gravity and jumping
+///
+/// A move recovers from overlaps, slides up to max_iterations times (sweep to the time of
+/// impact, stop short by the skin, project the rest onto the contact planes), climbs steps,
+/// snaps to the floor and probes the ground. docs/controller.md tells each step.
+/// The world must outlive the controller.
+class Controller {
+public:
+  /// Throws glide::Error for settings out of their limits or a non-finite position.
+  Controller(const World& world, const ControllerSettings& settings, const glm::vec3& position);
+
+  /// Moves by velocity * dt. Throws glide::Error for a non-finite velocity or a dt that is
+  /// not positive and finite.
+  MoveResult move(const glm::vec3& velocity, float dt);
+
+  /// Puts the feet at `position` without sweeping, and probes the ground there.
+  void teleport(const glm::vec3& position);
+  /// Changes the capsule height (crouch, stand up), keeping the feet. Succeeds only when
+  /// the new capsule has room (no geometry within the skin); returns whether it did.
+  bool resize(float height);
+  /// Replaces the settings (a tuning panel); a shape change goes through resize's room check
+  /// and is refused (false) without room. Throws glide::Error for invalid settings.
+  bool set_settings(const ControllerSettings& settings);
+
+  const ControllerSettings& settings() const { return settings_; }
+  glm::vec3 position() const { return position_; }
+  const GroundInfo& ground() const { return ground_; }
+  /// The capsule in world space at the current position.
+  gjk::Capsule capsule() const { return capsule_at(position_); }
+  gjk::Capsule capsule_at(const glm::vec3& feet) const;
+  void set_listener(ContactListener* listener) { listener_ = listener; }
+  const MoveTrace& last_trace() const { return trace_; }
+
+private:
+  QueryFilter query_filter() const;
+  SweepSettings sweep_settings() const;
+  SweepHit sweep(const glm::vec3& motion) const;
+  bool walkable(const glm::vec3& normal) const;
+  glm::vec3 surface_normal(HitTarget target, PieceId piece, const glm::vec3& point,
+                           const glm::vec3& contact_normal) const;
+  bool room_for(const ControllerSettings& shape) const;
+
+  // The steps of a move, in order (controller_*.cpp).
+  float recover(float dt);
+  void slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bool walking, MoveResult& result);
+  bool try_step(const glm::vec3& motion, const glm::vec3& wall_normal, glm::vec3& left);
+  bool step_top_continues(const glm::vec3& landing, const glm::vec3& dir) const;
+  void snap_to_floor();
+  GroundInfo probe_ground() const;
+  void record_hit(const SweepHit& hit, float fraction, MoveResult& result) const;
+
+  const World* world_;
+  ControllerSettings settings_;
+  glm::vec3 position_{0.f};
+  GroundInfo ground_;
+  ContactListener* listener_ = nullptr;
+  MoveTrace trace_;
+};
+
+} // namespace glide

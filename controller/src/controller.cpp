@@ -1,0 +1,200 @@
+#include <glide/controller/controller.hpp>
+#include <glide/controller/world.hpp>
+#include <glide/gjk/error.hpp>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/constants.hpp>
+
+#include <cmath>
+#include <string>
+
+namespace glide {
+
+namespace {
+
+bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+std::string to_string(const glm::vec3& v) {
+  return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
+}
+
+void require(bool ok, const char* field, float value, const char* limit) {
+  if (!ok)
+    throw Error(std::string("ControllerSettings.") + field + " = " + std::to_string(value) + " is out of range (" +
+                limit + ")");
+}
+
+} // namespace
+
+void validate(const ControllerSettings& s) {
+  require(std::isfinite(s.radius) && s.radius > 0.f, "radius", s.radius, "> 0 m");
+  require(std::isfinite(s.height) && s.height >= 2.f * s.radius, "height", s.height, ">= 2 * radius");
+  if (!finite(s.up) || std::abs(glm::length(s.up) - 1.f) > 1e-3f)
+    throw Error("ControllerSettings.up = " + to_string(s.up) + " is not a unit vector");
+  require(s.skin_width > 0.f && s.skin_width <= 0.5f * s.radius, "skin_width", s.skin_width, "in (0, radius / 2]");
+  require(s.min_move_distance >= 0.f && s.min_move_distance < s.skin_width, "min_move_distance", s.min_move_distance,
+          "in [0, skin_width)");
+  require(std::isfinite(s.recovery_speed) && s.recovery_speed > 0.f, "recovery_speed", s.recovery_speed, "> 0 m/s");
+  require(s.max_slope >= 0.f && s.max_slope <= glm::radians(89.f), "max_slope", s.max_slope,
+          "in [0, 89 degrees] as radians");
+  require(s.step_height >= 0.f && s.step_height <= s.height - s.radius, "step_height", s.step_height,
+          "in [0, height - radius]");
+  require(std::isfinite(s.step_min_forward) && s.step_min_forward >= 0.f, "step_min_forward", s.step_min_forward,
+          ">= 0 m");
+  require(s.step_max_wall_angle >= 0.f && s.step_max_wall_angle <= glm::half_pi<float>(), "step_max_wall_angle",
+          s.step_max_wall_angle, "in [0, 90 degrees] as radians");
+  require(std::isfinite(s.floor_snap_distance) && s.floor_snap_distance >= 0.f, "floor_snap_distance",
+          s.floor_snap_distance, ">= 0 m");
+  require(s.max_iterations >= 1 && s.max_iterations <= 16, "max_iterations", static_cast<float>(s.max_iterations),
+          "in [1, 16]");
+  require(s.toi_tolerance > 0.f && s.toi_tolerance <= 0.5f * s.skin_width, "toi_tolerance", s.toi_tolerance,
+          "in (0, skin_width / 2]");
+}
+
+Controller::Controller(const World& world, const ControllerSettings& settings, const glm::vec3& position)
+    : world_(&world), settings_(settings), position_(position) {
+  validate(settings_);
+  if (!finite(position)) throw Error("Controller: start position " + to_string(position) + " is not finite");
+  trace_.iterations.reserve(static_cast<std::size_t>(2 * settings_.max_iterations + 4));
+  ground_ = probe_ground();
+}
+
+gjk::Capsule Controller::capsule_at(const glm::vec3& feet) const {
+  const glm::vec3& up = settings_.up;
+  return gjk::Capsule{{feet + up * settings_.radius, feet + up * (settings_.height - settings_.radius)},
+                      settings_.radius};
+}
+
+QueryFilter Controller::query_filter() const {
+  QueryFilter filter{settings_.layer_mask, {}};
+  if (settings_.filter || listener_) {
+    filter.accept = [this](PieceId id) {
+      return (!settings_.filter || settings_.filter(id)) && (!listener_ || listener_->validate(id));
+    };
+  }
+  return filter;
+}
+
+SweepSettings Controller::sweep_settings() const {
+  SweepSettings s;
+  s.method = settings_.toi_method;
+  s.tolerance = settings_.toi_tolerance;
+  return s;
+}
+
+// Sweeps a capsule inflated by the skin, so a hit stops the real capsule skin_width short of
+// the contact along its normal, at any angle of approach.
+SweepHit Controller::sweep(const glm::vec3& motion) const {
+  gjk::Capsule inflated = capsule();
+  inflated.radius += settings_.skin_width;
+  return world_->sweep_capsule(inflated, motion, query_filter(), sweep_settings());
+}
+
+bool Controller::walkable(const glm::vec3& normal) const {
+  return glm::dot(normal, settings_.up) >= std::cos(settings_.max_slope) - 1e-6f;
+}
+
+// The normal that decides walkability. The closest-points normal of a capsule resting on an
+// edge (a step's nose, a ledge) tilts toward the capsule, so it would call a flat step top
+// steep; the most upward face of the piece through the contact point tells what the character
+// really stands on. Only edges low enough to step over count, so walls stay walls.
+glm::vec3 Controller::surface_normal(HitTarget target, PieceId piece, const glm::vec3& point,
+                                     const glm::vec3& contact_normal) const {
+  const glm::vec3& up = settings_.up;
+  if (target != HitTarget::piece || glm::dot(contact_normal, up) <= 0.f) return contact_normal;
+  if (glm::dot(point - position_, up) > settings_.step_height + settings_.skin_width) return contact_normal;
+  const gjk::Transform& transform = world_->transform(piece);
+  const glm::vec3 local = transform.apply_inverse(point);
+  const float tolerance = 1e-4f + 1e-6f * glm::length(local);
+  glm::vec3 best = contact_normal;
+  for (const gjk::HullFace& face : world_->hull(piece).faces()) {
+    if (std::abs(glm::dot(face.normal, local) - face.offset) > tolerance) continue;
+    const glm::vec3 n = transform.rotation * face.normal;
+    if (glm::dot(n, contact_normal) > 0.f && glm::dot(n, up) > glm::dot(best, up)) best = n;
+  }
+  return best;
+}
+
+MoveResult Controller::move(const glm::vec3& velocity, float dt) {
+  if (!finite(velocity)) throw Error("Controller::move: velocity " + to_string(velocity) + " is not finite");
+  if (!std::isfinite(dt) || !(dt > 0.f))
+    throw Error("Controller::move: dt = " + std::to_string(dt) + " must be positive and finite (s)");
+
+  MoveResult result;
+  trace_.iterations.clear();
+  const glm::vec3 start = position_;
+  const glm::vec3& up = settings_.up;
+  // Walking: on walkable ground and not moving away from it (a jump). Along a slope the
+  // velocity may point up while staying on the ground.
+  const bool walking = ground_.state == GroundState::on_ground && glm::dot(velocity, ground_.normal) <= 1e-3f;
+
+  result.recovered = recover(dt);
+
+  glm::vec3 motion = velocity * dt;
+  if (walking) {
+    // Walk in the ground plane instead of pushing into it: gravity on a walkable slope then
+    // cancels exactly, so an idle character does not slide down. On an edge (a step nose)
+    // the contact normal is steep: follow the surface instead.
+    const glm::vec3& n = walkable(ground_.contact_normal) ? ground_.contact_normal : ground_.normal;
+    const float along_up = glm::dot(n, up);
+    if (along_up > 1e-3f) motion -= up * (glm::dot(motion, n) / along_up);
+  }
+  slide(motion, velocity, dt, walking, result);
+  if (walking) snap_to_floor();
+
+  ground_ = probe_ground();
+  result.ground = ground_;
+  result.flags.below = result.flags.below || ground_.state != GroundState::in_air;
+  result.position = position_;
+  result.displacement = position_ - start;
+  return result;
+}
+
+void Controller::record_hit(const SweepHit& hit, float fraction, MoveResult& result) const {
+  ControllerHit h{hit.target, hit.piece, hit.point, hit.normal, fraction};
+  const glm::vec3& up = settings_.up;
+  const float facing = glm::dot(hit.normal, up);
+  const float height = glm::dot(hit.point - position_, up);
+  if (facing > 1e-3f && height <= settings_.radius)
+    result.flags.below = true;
+  else if (facing < -1e-3f && height >= settings_.height - settings_.radius)
+    result.flags.above = true;
+  else
+    result.flags.sides = true;
+  if (result.hit_count < MoveResult::max_hits) result.hits[static_cast<std::size_t>(result.hit_count++)] = h;
+  if (listener_) listener_->on_contact_added(h);
+}
+
+void Controller::teleport(const glm::vec3& position) {
+  if (!finite(position)) throw Error("Controller::teleport: position " + to_string(position) + " is not finite");
+  position_ = position;
+  trace_.iterations.clear();
+  ground_ = probe_ground();
+}
+
+bool Controller::room_for(const ControllerSettings& shape) const {
+  const glm::vec3& up = shape.up;
+  const gjk::Capsule capsule{{position_ + up * shape.radius, position_ + up * (shape.height - shape.radius)},
+                             shape.radius};
+  for (const Contact& c : world_->overlap_capsule(capsule, 0.f, query_filter()))
+    if (c.distance < 0.f) return false;
+  return true;
+}
+
+bool Controller::resize(float height) {
+  ControllerSettings changed = settings_;
+  changed.height = height;
+  return set_settings(changed);
+}
+
+bool Controller::set_settings(const ControllerSettings& settings) {
+  validate(settings);
+  const bool shape_changes =
+      settings.radius != settings_.radius || settings.height != settings_.height || settings.up != settings_.up;
+  if (shape_changes && !room_for(settings)) return false;
+  settings_ = settings;
+  ground_ = probe_ground();
+  return true;
+}
+
+} // namespace glide

@@ -1,0 +1,70 @@
+// Penetration recovery, floor snapping and the ground probe of Controller::move.
+#include <glide/controller/controller.hpp>
+#include <glide/controller/world.hpp>
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+
+namespace glide {
+
+// Pushes the capsule out of every piece it overlaps by more than the time-of-impact
+// tolerance, to the skin distance, at most recovery_speed * dt per move so a character
+// spawned inside geometry eases out instead of exploding out.
+float Controller::recover(float dt) {
+  const float budget = settings_.recovery_speed * dt;
+  float moved = 0.f;
+  for (int pass = 0; pass < 4 && moved < budget; ++pass) {
+    glm::vec3 push(0.f);
+    for (const Contact& c : world_->overlap_capsule(capsule(), 0.f, query_filter())) {
+      if (c.distance >= -settings_.toi_tolerance) continue;
+      // Only what earlier contacts' push has not already covered: no double push in corners.
+      const float need = settings_.skin_width - c.distance - glm::dot(push, c.normal);
+      if (need > 0.f) push += c.normal * need;
+    }
+    const float length = glm::length(push);
+    if (length < 1e-7f) break;
+    const float step = std::min(length, budget - moved);
+    position_ += push * (step / length);
+    moved += step;
+  }
+  return moved;
+}
+
+// While walking (grounded last move, not moving up), follows walkable ground down to
+// floor_snap_distance below, so stairs and slopes downward stay grounded. Moves only when
+// the ground is farther than the skin by more than the sweep tolerance: idling never drifts.
+void Controller::snap_to_floor() {
+  if (settings_.floor_snap_distance <= 0.f) return;
+  const glm::vec3& up = settings_.up;
+  const float reach = settings_.floor_snap_distance;
+  const SweepHit hit = sweep(-up * reach);
+  if (!hit.hit || !walkable(surface_normal(hit.target, hit.piece, hit.point, hit.normal))) return;
+  const float drop = hit.fraction * reach;
+  if (drop > 2.f * settings_.toi_tolerance) position_ -= up * drop;
+}
+
+// Ground is a contact within two skins whose normal faces up under the capsule; walkable
+// ground wins over steep ground, then the most upward surface.
+GroundInfo Controller::probe_ground() const {
+  GroundInfo ground;
+  const glm::vec3& up = settings_.up;
+  float best = -2.f;
+  for (const Contact& c : world_->closest(capsule(), 2.f * settings_.skin_width, query_filter())) {
+    if (glm::dot(c.normal, up) <= 1e-3f) continue;
+    const glm::vec3 surface = surface_normal(c.target, c.piece, c.point_on_piece, c.normal);
+    const bool walk = walkable(surface);
+    const float score = glm::dot(surface, up) + (walk ? 2.f : 0.f);
+    if (score <= best) continue;
+    best = score;
+    ground.state = walk ? GroundState::on_ground : GroundState::on_steep_ground;
+    ground.normal = surface;
+    ground.contact_normal = c.normal;
+    ground.point = c.point_on_piece;
+    ground.target = c.target;
+    ground.piece = c.piece;
+  }
+  return ground;
+}
+
+} // namespace glide

@@ -1,0 +1,134 @@
+// The slide and stair steps of Controller::move.
+#include <glide/controller/controller.hpp>
+#include <glide/controller/slide.hpp>
+#include <glide/controller/world.hpp>
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace glide {
+
+namespace {
+
+glm::vec3 horizontal(const glm::vec3& v, const glm::vec3& up) { return v - up * glm::dot(v, up); }
+
+} // namespace
+
+void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bool walking, MoveResult& result) {
+  const glm::vec3& up = settings_.up;
+  const glm::vec3 original = motion;
+  // Every contact plane of this move; a steep slope adds its normal and the wall it acts as.
+  std::array<glm::vec3, 2 * 16> planes{};
+  std::size_t plane_count = 0;
+
+  for (int iteration = 0; iteration < settings_.max_iterations; ++iteration) {
+    const float length = glm::length(motion);
+    if (length <= settings_.min_move_distance) break;
+    const SweepHit hit = sweep(motion);
+    MoveTrace::Iteration trace{position_, motion, hit.hit ? hit.fraction : 1.f, hit.hit, hit.normal, false};
+    if (!hit.hit) {
+      position_ += motion;
+      trace_.iterations.push_back(trace);
+      break;
+    }
+    // The sweep's capsule is inflated by the skin: moving to the time of impact leaves about
+    // skin_width between the capsule and the contact, whatever the angle of approach.
+    position_ += motion * hit.fraction;
+    glm::vec3 remaining = motion * (1.f - hit.fraction);
+    record_hit(hit, hit.fraction, result);
+    if (listener_) {
+      glm::vec3 velocity = remaining / dt;
+      listener_->on_adjust_velocity(result.hits[static_cast<std::size_t>(result.hit_count - 1)], velocity);
+      remaining = velocity * dt;
+    }
+
+    // Steps and step-like edges (a walkable top behind a steep contact) are climbed by the
+    // step; only walkable contacts are followed like ground.
+    const bool floor_like = walkable(hit.normal);
+    glm::vec3 left_after_step;
+    if (walking && !floor_like && try_step(remaining, hit.normal, left_after_step)) {
+      trace.stepped = true;
+      trace_.iterations.push_back(trace);
+      motion = left_after_step;
+      continue;
+    }
+    trace_.iterations.push_back(trace);
+
+    if (plane_count < planes.size()) planes[plane_count++] = hit.normal;
+    const float facing = glm::dot(hit.normal, up);
+    if (!floor_like && facing > 0.f && plane_count < planes.size()) {
+      // A slope too steep to walk is a wall for walking: the slide may not gain height on it.
+      const glm::vec3 wall = horizontal(hit.normal, up);
+      const float wall_length = glm::length(wall);
+      if (wall_length > 1e-4f) planes[plane_count++] = wall / wall_length;
+    }
+
+    glm::vec3 wanted = remaining;
+    if (floor_like && glm::dot(remaining, hit.normal) < 0.f && facing > 1e-3f) {
+      // Walkable: keep the horizontal motion and rise along the surface, as on the ground.
+      wanted = remaining - up * (glm::dot(remaining, hit.normal) / facing);
+    }
+    motion = solve_slide(std::span<const glm::vec3>(planes.data(), plane_count), wanted, original);
+  }
+  // The velocity the character keeps: the game's velocity without what the contact planes and
+  // the ground took. Following the ground, stepping and snapping are placement, not velocity,
+  // so a game that feeds this back is not launched off a stair.
+  if (walking && plane_count < planes.size()) planes[plane_count++] = ground_.normal;
+  result.velocity = solve_slide(std::span<const glm::vec3>(planes.data(), plane_count), velocity, velocity);
+}
+
+// Up by the step height, forward by the blocked motion, down onto the step. Taken only onto
+// walkable ground that goes on for step_min_forward past the landing, so what a move does
+// at a step does not depend on how far one frame moves (frame-rate independence).
+bool Controller::try_step(const glm::vec3& motion, const glm::vec3& wall_normal, glm::vec3& left) {
+  const glm::vec3& up = settings_.up;
+  const float skin = settings_.skin_width;
+  if (settings_.step_height <= 0.f) return false;
+  const glm::vec3 forward = horizontal(motion, up);
+  const float forward_length = glm::length(forward);
+  if (forward_length <= settings_.min_move_distance) return false;
+  const glm::vec3 dir = forward / forward_length;
+  const glm::vec3 wall = horizontal(wall_normal, up);
+  const float wall_length = glm::length(wall);
+  if (wall_length < 1e-4f || -glm::dot(dir, wall / wall_length) < std::cos(settings_.step_max_wall_angle))
+    return false; // walking along the wall, not into it
+
+  const glm::vec3 start = position_;
+  const float rise = settings_.step_height * sweep(up * settings_.step_height).fraction;
+  if (rise <= skin) return false;
+  position_ += up * rise;
+
+  const float advance = forward_length * sweep(forward).fraction;
+  if (advance <= settings_.min_move_distance) {
+    position_ = start;
+    return false;
+  }
+  position_ += dir * advance;
+
+  const float reach = rise + skin;
+  const SweepHit land = sweep(-up * reach);
+  const float land_height = glm::dot(land.point - start, up);
+  const bool lands = land.hit && land_height > 0.f && land_height <= settings_.step_height &&
+                     walkable(surface_normal(land.target, land.piece, land.point, land.normal));
+  if (!lands || !step_top_continues(land.point, dir)) {
+    position_ = start;
+    return false;
+  }
+  position_ -= up * (reach * land.fraction);
+  left = dir * (forward_length - advance);
+  return true;
+}
+
+bool Controller::step_top_continues(const glm::vec3& landing, const glm::vec3& dir) const {
+  if (settings_.step_min_forward <= 0.f) return true;
+  const glm::vec3& up = settings_.up;
+  const float drop = 4.f * settings_.skin_width;
+  const glm::vec3 origin = landing + dir * settings_.step_min_forward + up * (0.5f * drop);
+  const RayHit ray = world_->raycast(origin, -up, drop, query_filter(), sweep_settings());
+  return ray.hit && walkable(ray.normal);
+}
+
+} // namespace glide

@@ -1,0 +1,124 @@
+// Ground: slopes, creases, seams between tiles, ceilings, recovery from overlaps.
+#include "approx.hpp"
+#include "controller_scene.hpp"
+
+using namespace glide;
+using namespace glide::test;
+
+namespace {
+constexpr float k_dt = 1.f / 60.f;
+}
+
+TEST_CASE("standing idle on a 30 degree slope drifts less than 1e-6 m in 5 s") {
+  World world;
+  add_slope(world, 30.f);
+  Controller c(world, {}, {0, 0.1f, 0});
+  Player player{c, world};
+  for (int frame = 0; frame < 60; ++frame) player.step({0, 0, 0}, k_dt);
+  REQUIRE(c.ground().state == GroundState::on_ground);
+  const glm::vec3 rest = c.position();
+  for (int frame = 0; frame < 300; ++frame) {
+    const MoveResult r = player.step({0, 0, 0}, k_dt);
+    REQUIRE(r.ground.state == GroundState::on_ground);
+  }
+  CHECK(glm::length(c.position() - rest) < 1e-6f);
+  CHECK(player.worst_gap >= -k_penetration_tolerance);
+}
+
+TEST_CASE("pushing into a 60 degree slope gains no height and does not jitter") {
+  World world;
+  add_floor(world);
+  add_slope(world, 60.f);
+  Controller c(world, {}, {-1.f, 0, 0});
+  Player player{c, world};
+  float highest = 0.f;
+  for (int frame = 0; frame < 180; ++frame) {
+    player.step({3.f, 0, 0}, k_dt);
+    highest = std::max(highest, c.position().y);
+  }
+  const glm::vec3 settled = c.position();
+  float wander = 0.f;
+  for (int frame = 0; frame < 60; ++frame) {
+    player.step({3.f, 0, 0}, k_dt);
+    highest = std::max(highest, c.position().y);
+    wander = std::max(wander, glm::length(c.position() - settled));
+  }
+  CHECK(highest < 1e-3f);
+  CHECK(wander < 1e-4f);
+  CHECK(player.worst_gap >= -k_penetration_tolerance);
+}
+
+TEST_CASE("a V between two 70 degree slopes neither traps nor swallows the character") {
+  World world;
+  add_slope(world, 70.f);
+  add_slope(world, -70.f);
+  Controller c(world, {}, {0, 2.f, 0});
+  Player player{c, world};
+  for (int frame = 0; frame < 120; ++frame) player.step({0, 0, 0}, k_dt);
+  CHECK(c.position().y > 0.f); // resting on both flanks, above the crease
+  const float z0 = c.position().z;
+  for (int frame = 0; frame < 60; ++frame) player.step({0, 0, 2.f}, k_dt);
+  CHECK(c.position().z - z0 > 0.9f * 2.f); // walks out along the valley
+  CHECK(player.worst_gap >= -k_penetration_tolerance);
+}
+
+TEST_CASE("a floor of box tiles, coplanar or with 1 mm steps, is crossed diagonally without snag or flicker") {
+  for (const float step : {0.f, 0.001f}) {
+    CAPTURE(step);
+    World world;
+    const float tile = 0.5f;
+    for (int i = -4; i < 40; ++i)
+      for (int k = -4; k < 40; ++k) {
+        const float top = ((i + k) % 2 == 0) ? 0.f : step;
+        add_box(world, {i * tile, -0.5f, k * tile}, {(i + 1) * tile, top, (k + 1) * tile});
+      }
+    Controller c(world, {}, {0.1f, 0.02f, 0.1f});
+    Player player{c, world};
+    for (int frame = 0; frame < 30; ++frame) player.step({0, 0, 0}, k_dt);
+    REQUIRE(c.ground().state == GroundState::on_ground);
+    const glm::vec3 walk = glm::normalize(glm::vec3(1, 0, 0.8f)) * 5.f;
+    for (int frame = 0; frame < 180; ++frame) {
+      const glm::vec3 before = c.position();
+      const MoveResult r = player.step(walk, k_dt);
+      const glm::vec3 moved = c.position() - before;
+      REQUIRE(glm::length(glm::vec2(moved.x, moved.z)) >= 0.9f * 5.f * k_dt);
+      REQUIRE(r.ground.state == GroundState::on_ground);
+    }
+    CHECK(player.worst_gap >= -k_penetration_tolerance);
+  }
+}
+
+TEST_CASE("jumping under a sloped ceiling does not stick to it") {
+  World world;
+  add_floor(world);
+  const glm::quat tilt = glm::angleAxis(glm::radians(30.f), glm::vec3(0, 0, 1));
+  add_turned_box(world, {0, 3.f, 0}, {5.f, 0.5f, 5.f}, tilt); // underside about 2.4 m up at x = 0
+  Controller c(world, {}, {0, 0, 0});
+  Player player{c, world};
+  for (int frame = 0; frame < 10; ++frame) player.step({0, 0, 0}, k_dt);
+  player.vertical = 6.f; // jump
+  bool touched = false;
+  int frame = 0;
+  for (; frame < 120; ++frame) {
+    const MoveResult r = player.step({0, 0, 0}, k_dt);
+    touched = touched || r.flags.above;
+    if (frame > 5 && r.ground.state == GroundState::on_ground) break;
+  }
+  CHECK(touched);
+  CHECK(frame < 90); // back on the floor within 1.5 s
+  CHECK(player.worst_gap >= -k_penetration_tolerance);
+}
+
+TEST_CASE("starting 0.2 m inside a box resolves within 10 frames, never faster than 2 m/s") {
+  World world;
+  add_floor(world);
+  add_box(world, {0.f, 0.f, -2.f}, {2.f, 2.f, 2.f});
+  Controller c(world, {}, {-0.1f, 0.f, 0.f}); // capsule reaches 0.2 m into the box
+  REQUIRE(deepest_gap(world, c) < -0.19f);
+  Player player{c, world};
+  for (int frame = 0; frame < 10; ++frame) {
+    const MoveResult r = player.step({0, 0, 0}, k_dt);
+    REQUIRE(glm::length(r.displacement) <= 2.f * k_dt + 1e-5f);
+  }
+  CHECK(deepest_gap(world, c) >= -k_penetration_tolerance);
+}

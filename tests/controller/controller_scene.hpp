@@ -1,0 +1,63 @@
+#pragma once
+
+// Scenes and a game-like player loop for the controller scenarios.
+
+#include "world_levels.hpp"
+
+#include <doctest/doctest.h>
+#include <glide/controller/controller.hpp>
+#include <glide/controller/world.hpp>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace glide::test {
+
+/// A box of half size `half` centred at `center`, turned by `rotation`.
+inline PieceId add_turned_box(World& world, const glm::vec3& center, const glm::vec3& half, const glm::quat& rotation) {
+  return world.add_piece(gjk::ConvexHull(box_corners(half)), gjk::Transform{rotation, center});
+}
+
+/// A floor slab whose top face is y = 0 over [-size, size] in x and z.
+inline PieceId add_floor(World& world, float size = 50.f) {
+  return add_box(world, {-size, -1.f, -size}, {size, 0.f, size});
+}
+
+/// A slab tilted by `degrees` about the z axis, its top surface the plane y = x tan(angle)
+/// (rising toward +x) near the origin.
+inline PieceId add_slope(World& world, float degrees, float size = 20.f) {
+  const glm::quat tilt = glm::angleAxis(glm::radians(degrees), glm::vec3(0, 0, 1));
+  return add_turned_box(world, tilt * glm::vec3(0, -1, 0), {size, 1.f, size}, tilt);
+}
+
+/// Gap between the capsule and the deepest piece it overlaps (m; negative inside).
+inline float deepest_gap(const World& world, const Controller& c) {
+  float gap = 1e9f;
+  for (const Contact& contact : world.overlap_capsule(c.capsule(), 0.f)) gap = std::min(gap, contact.distance);
+  return gap;
+}
+
+/// What a game does each frame: walk input plus its own gravity, fed back from the result.
+struct Player {
+  Controller& controller;
+  const World& world;
+  float gravity = 9.81f;  ///< (m/s^2)
+  float vertical = 0.f;   ///< game-owned vertical speed (m/s)
+  float worst_gap = 1e9f; ///< deepest end-of-frame overlap seen (m)
+
+  MoveResult step(const glm::vec3& walk, float dt) {
+    if (controller.ground().state == GroundState::on_ground && vertical <= 0.f) vertical = 0.f;
+    vertical -= gravity * dt;
+    const MoveResult r = controller.move(walk + glm::vec3(0, vertical, 0), dt);
+    vertical = r.velocity.y;
+    worst_gap = std::min(worst_gap, deepest_gap(world, controller));
+    return r;
+  }
+};
+
+/// The no-penetration invariant every scenario checks each frame (m).
+inline constexpr float k_penetration_tolerance = 2e-4f;
+
+} // namespace glide::test

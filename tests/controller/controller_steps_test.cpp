@@ -1,0 +1,70 @@
+// Stairs and floor snapping: the same outcome at every frame rate.
+#include "approx.hpp"
+#include "controller_scene.hpp"
+
+using namespace glide;
+using namespace glide::test;
+
+namespace {
+
+/// Ten steps of `rise` and 0.3 m tread starting at x = 1, then a landing.
+void add_stairs(World& world, float rise) {
+  for (int i = 0; i < 10; ++i) add_box(world, {1.f + 0.3f * i, 0.f, -2.f}, {12.f, rise * (i + 1), 2.f});
+}
+
+glm::vec3 climb(float rate, float radius, float rise) {
+  World world;
+  add_floor(world);
+  add_stairs(world, rise);
+  Controller c(world, {.radius = radius}, {0, 0, 0});
+  Player player{c, world};
+  const int frames = static_cast<int>(4.f * rate);
+  for (int frame = 0; frame < frames; ++frame) player.step({1.5f, 0, 0}, 1.f / rate);
+  CHECK(player.worst_gap >= -k_penetration_tolerance);
+  CHECK(c.ground().state == GroundState::on_ground);
+  return c.position();
+}
+
+} // namespace
+
+TEST_CASE("ten stairs of 0.25 m are climbed alike at 30 to 360 Hz") {
+  for (const float radius : {0.3f, 0.2f}) { // edge rolled over, and riser stepped up
+    CAPTURE(radius);
+    const glm::vec3 reference = climb(60.f, radius, 0.25f);
+    CHECK(reference.y == doctest::Approx(2.5f).epsilon(0.005));
+    for (const float rate : {30.f, 120.f, 240.f, 360.f}) {
+      CAPTURE(rate);
+      const glm::vec3 end = climb(rate, radius, 0.25f);
+      CHECK(end.y == doctest::Approx(reference.y).epsilon(0.002));
+      CHECK(std::abs(end.x - reference.x) < 0.01f);
+    }
+  }
+}
+
+TEST_CASE("a step higher than step_height is a wall") {
+  World world;
+  add_floor(world);
+  add_box(world, {1.f, 0.f, -2.f}, {3.f, 0.5f, 2.f});
+  Controller c(world, {}, {0, 0, 0});
+  Player player{c, world};
+  for (int frame = 0; frame < 120; ++frame) player.step({1.5f, 0, 0}, 1.f / 60.f);
+  CHECK(c.position().y < 1e-3f);
+  CHECK(c.position().x + c.settings().radius <= 1.f);
+}
+
+TEST_CASE("walking down stairs stays grounded through floor snapping") {
+  World world;
+  add_floor(world);
+  for (int i = 0; i < 6; ++i) add_box(world, {-12.f, 0.f, -2.f}, {0.3f * (i + 1), 0.2f * (6 - i), 2.f});
+  Controller c(world, {}, {-5.f, 1.2f, 0});
+  Player player{c, world};
+  for (int frame = 0; frame < 20; ++frame) player.step({0, 0, 0}, 1.f / 60.f);
+  REQUIRE(c.ground().state == GroundState::on_ground);
+  int airborne = 0;
+  for (int frame = 0; frame < 240; ++frame)
+    if (player.step({2.f, 0, 0}, 1.f / 60.f).ground.state != GroundState::on_ground) ++airborne;
+  CHECK(airborne == 0);
+  CHECK(c.position().y >= 0.f);
+  CHECK(c.position().y <= c.settings().skin_width + 1e-3f);
+  CHECK(c.position().x > 2.f);
+}
