@@ -33,6 +33,7 @@ struct Split {
 
 void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids) {
   nodes_.clear();
+  wide_.clear();
   items_.clear();
   item_bounds_.clear();
   const auto n = static_cast<std::uint32_t>(boxes.size());
@@ -145,12 +146,66 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
     tasks.push_back({left, task.begin, mid, task.depth + 1});
   }
 
+  wide_.clear();
+  wide_.reserve(nodes_.size() / 3 + 1);
+  collapse(0);
+
   items_.resize(n);
   item_bounds_.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) {
     items_[i] = ids[order[i]];
     item_bounds_[i] = boxes[order[i]];
   }
+}
+
+// Folds binary nodes into a 4-wide node: starting from the two children, the inner child with
+// the largest surface is replaced by its own two children until there are four.
+std::uint32_t Bvh::collapse(std::uint32_t binary) {
+  const auto index = static_cast<std::uint32_t>(wide_.size());
+  wide_.emplace_back();
+  std::uint32_t slots[4];
+  int n = 0;
+  if (nodes_[binary].count > 0) {
+    slots[n++] = binary; // a single leaf at the root
+  } else {
+    slots[n++] = nodes_[binary].first;
+    slots[n++] = nodes_[binary].first + 1;
+    while (n < 4) {
+      int widest = -1;
+      for (int k = 0; k < n; ++k)
+        if (nodes_[slots[k]].count == 0 &&
+            (widest < 0 || nodes_[slots[k]].bounds.half_area() > nodes_[slots[widest]].bounds.half_area()))
+          widest = k;
+      if (widest < 0) break;
+      const std::uint32_t first = nodes_[slots[widest]].first;
+      slots[widest] = first;
+      slots[n++] = first + 1;
+    }
+  }
+  for (int k = 0; k < 4; ++k) {
+    WideNode& w = wide_[index];
+    if (k >= n) {
+      w.child[k] = WideNode::k_empty;
+      w.count[k] = 0;
+      w.min_x[k] = w.min_y[k] = w.min_z[k] = 0.f;
+      w.max_x[k] = w.max_y[k] = w.max_z[k] = 0.f;
+      continue;
+    }
+    const BvhNode& b = nodes_[slots[k]];
+    w.min_x[k] = b.bounds.min.x;
+    w.min_y[k] = b.bounds.min.y;
+    w.min_z[k] = b.bounds.min.z;
+    w.max_x[k] = b.bounds.max.x;
+    w.max_y[k] = b.bounds.max.y;
+    w.max_z[k] = b.bounds.max.z;
+    w.count[k] = b.count;
+    w.child[k] = b.first;
+    if (b.count == 0) {
+      const std::uint32_t child = collapse(slots[k]); // may reallocate wide_: index again below
+      wide_[index].child[k] = child;
+    }
+  }
+  return index;
 }
 
 } // namespace glide::detail

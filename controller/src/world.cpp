@@ -107,15 +107,21 @@ void World::update() const {
   std::vector<std::uint32_t> ids;
   boxes.reserve(live_count_);
   ids.reserve(live_count_);
-  query_pieces_.assign(pieces_.size(), QueryPiece{});
   for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
-    const Piece& p = pieces_[i];
-    if (!p.alive) continue;
-    boxes.push_back(p.bounds);
+    if (!pieces_[i].alive) continue;
+    boxes.push_back(pieces_[i].bounds);
     ids.push_back(i);
-    query_pieces_[i] = {p.world_vertices.data(), static_cast<std::uint32_t>(p.world_vertices.size()), p.info.layers};
   }
   bvh_->build(boxes, ids);
+  query_pieces_.clear();
+  vertex_pool_.clear();
+  query_pieces_.reserve(ids.size());
+  for (std::uint32_t slot : bvh_->items()) {
+    const Piece& p = pieces_[slot];
+    query_pieces_.push_back({slot, p.info.layers, static_cast<std::uint32_t>(vertex_pool_.size()),
+                             static_cast<std::uint32_t>(p.world_vertices.size())});
+    vertex_pool_.insert(vertex_pool_.end(), p.world_vertices.begin(), p.world_vertices.end());
+  }
   bvh_dirty_ = false;
 }
 

@@ -62,17 +62,18 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& moti
   }
 
   float limit = std::min(1.f, hits.bound() + slack);
-  bvh_->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, [&](std::uint32_t slot, float) {
-    const PieceId id{slot};
-    const QueryPiece& piece = query_pieces_[slot];
-    if (!accepts(piece, id, filter)) return;
-    const detail::VertexCloud shape(piece.vertices, piece.count);
-    const gjk::ToiResult r =
-        detail::time_of_impact(capsule.segment, capsule.radius, motion, shape, settings.method, toi);
-    if (!r.hit || detail::separating(r, motion, settings)) return;
-    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
-    limit = std::min(limit, hits.bound() + slack);
-  });
+  bvh_->query_sweep(box.center(), 0.5f * box.extents(), motion, limit,
+                    [&](std::uint32_t slot, float, std::uint32_t at) {
+                      const PieceId id{slot};
+                      const QueryPiece& piece = query_pieces_[at];
+                      if (!accepts(piece, filter)) return;
+                      const detail::VertexCloud shape(vertex_pool_.data() + piece.first_vertex, piece.vertex_count);
+                      const gjk::ToiResult r =
+                          detail::time_of_impact(capsule.segment, capsule.radius, motion, shape, settings.method, toi);
+                      if (!r.hit || detail::separating(r, motion, settings)) return;
+                      hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
+                      limit = std::min(limit, hits.bound() + slack);
+                    });
   return to_sweep_hit(hits.winner());
 }
 
@@ -83,11 +84,12 @@ std::vector<Contact> World::overlap_capsule(const gjk::Capsule& capsule, float m
   margin = std::max(margin, -capsule.radius);
   update();
   const gjk::Aabb box = capsule_bounds(capsule).expanded(std::max(margin, 0.f));
-  bvh_->query_box(box, [&](std::uint32_t slot) {
+  bvh_->query_box(box, [&](std::uint32_t slot, std::uint32_t at) {
     const PieceId id{slot};
-    const QueryPiece& piece = query_pieces_[slot];
-    if (!accepts(piece, id, filter)) return;
-    std::optional<Contact> c = detail::contact(capsule, margin, detail::VertexCloud(piece.vertices, piece.count));
+    const QueryPiece& piece = query_pieces_[at];
+    if (!accepts(piece, filter)) return;
+    std::optional<Contact> c = detail::contact(
+        capsule, margin, detail::VertexCloud(vertex_pool_.data() + piece.first_vertex, piece.vertex_count));
     if (!c) return;
     c->target = HitTarget::piece;
     c->piece = id;
@@ -137,11 +139,11 @@ RayHit World::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t
   // A ray is a point swept along the motion: the same time of impact as a capsule of radius 0.
   const gjk::Segment point{origin, origin};
   float limit = std::min(1.f, hits.bound() + slack);
-  bvh_->query_sweep(origin, glm::vec3(0.f), motion, limit, [&](std::uint32_t slot, float) {
+  bvh_->query_sweep(origin, glm::vec3(0.f), motion, limit, [&](std::uint32_t slot, float, std::uint32_t at) {
     const PieceId id{slot};
-    const QueryPiece& piece = query_pieces_[slot];
-    if (!accepts(piece, id, filter)) return;
-    const detail::VertexCloud shape(piece.vertices, piece.count);
+    const QueryPiece& piece = query_pieces_[at];
+    if (!accepts(piece, filter)) return;
+    const detail::VertexCloud shape(vertex_pool_.data() + piece.first_vertex, piece.vertex_count);
     const gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, shape, settings.method, toi);
     if (!r.hit) return;
     hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});

@@ -60,6 +60,36 @@ void check_structure(const Bvh& bvh, const std::vector<Aabb>& boxes, const std::
   }
   CHECK(leaf_items == ids.size());
   CHECK(max_depth < glide::detail::k_bvh_stack_size - 1);
+
+  // The 4-wide tree covers every item once, each slot's box enclosing what it holds.
+  const auto wide = bvh.wide_nodes();
+  REQUIRE(!wide.empty());
+  std::vector<int> covered(items.size(), 0);
+  std::vector<std::uint32_t> todo{0};
+  std::size_t visited = 0;
+  while (!todo.empty()) {
+    const auto& w = wide[todo.back()];
+    todo.pop_back();
+    ++visited;
+    for (int k = 0; k < 4; ++k) {
+      if (w.child[k] == glide::detail::WideNode::k_empty) continue;
+      const Aabb slot{{w.min_x[k], w.min_y[k], w.min_z[k]}, {w.max_x[k], w.max_y[k], w.max_z[k]}};
+      if (w.count[k] > 0) {
+        for (std::uint32_t i = w.child[k]; i < w.child[k] + w.count[k]; ++i) {
+          covered[i]++;
+          CHECK(slot.contains(bvh.item_bounds()[i]));
+        }
+      } else {
+        const auto& c = wide[w.child[k]];
+        for (int j = 0; j < 4; ++j)
+          if (c.child[j] != glide::detail::WideNode::k_empty)
+            CHECK(slot.contains(Aabb{{c.min_x[j], c.min_y[j], c.min_z[j]}, {c.max_x[j], c.max_y[j], c.max_z[j]}}));
+        todo.push_back(w.child[k]);
+      }
+    }
+  }
+  CHECK(visited == wide.size());
+  CHECK(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 1; }));
 }
 
 } // namespace
@@ -102,7 +132,7 @@ TEST_CASE("Bvh box query returns exactly the overlapping items (brute force)") {
   const auto queries = random_boxes(1000, 45.f, 12u);
   for (const Aabb& q : queries) {
     std::vector<std::uint32_t> got, expected;
-    bvh.query_box(q, [&](std::uint32_t id) { got.push_back(id); });
+    bvh.query_box(q, [&](std::uint32_t id, std::uint32_t) { got.push_back(id); });
     for (std::size_t i = 0; i < boxes.size(); ++i)
       if (boxes[i].overlaps(q)) expected.push_back(ids[i]);
     std::sort(got.begin(), got.end());
@@ -138,7 +168,7 @@ TEST_CASE("Bvh sweep query visits every item the swept box reaches, nearest firs
     // Without pruning the visit set is exactly the brute-force set.
     std::vector<std::uint32_t> got, expected;
     float limit = 1.f;
-    bvh.query_sweep(c, e, m, limit, [&](std::uint32_t id, float) {
+    bvh.query_sweep(c, e, m, limit, [&](std::uint32_t id, float, std::uint32_t) {
       if (swept.enter(boxes[(id - 1000) / 3]) <= 1.f) got.push_back(id);
     });
     std::uint32_t first = ~0u;
@@ -155,7 +185,7 @@ TEST_CASE("Bvh sweep query visits every item the swept box reaches, nearest firs
     // With pruning at each item's own entry time, the earliest item is still found.
     float best = 1.f;
     std::uint32_t best_id = ~0u;
-    bvh.query_sweep(c, e, m, best, [&](std::uint32_t id, float) {
+    bvh.query_sweep(c, e, m, best, [&](std::uint32_t id, float, std::uint32_t) {
       const float t = swept.enter(boxes[(id - 1000) / 3]);
       if (t < best || (t == best && best_id == ~0u)) best = t, best_id = id;
     });

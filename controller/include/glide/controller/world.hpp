@@ -106,16 +106,18 @@ private:
   std::size_t live_count_ = 0;
   std::optional<Heightfield> terrain_;
   std::uint32_t terrain_layers_ = 1u;
-  // What the queries read per candidate, packed by slot so a leaf visit touches one small
-  // record instead of the whole Piece. Rebuilt with the hierarchy.
+  // What the queries read per candidate, rebuilt with the hierarchy in its leaf order: the
+  // pieces of a leaf, and their world vertices, sit next to each other in memory.
   struct QueryPiece {
-    const glm::vec3* vertices = nullptr;
-    std::uint32_t count = 0;
+    std::uint32_t slot = 0;
     std::uint32_t layers = 0;
+    std::uint32_t first_vertex = 0;
+    std::uint32_t vertex_count = 0;
   };
   mutable std::vector<QueryPiece> query_pieces_;
-  static bool accepts(const QueryPiece& p, PieceId id, const QueryFilter& filter) {
-    return (p.layers & filter.layer_mask) != 0u && (!filter.accept || filter.accept(id));
+  mutable std::vector<glm::vec3> vertex_pool_;
+  static bool accepts(const QueryPiece& p, const QueryFilter& filter) {
+    return (p.layers & filter.layer_mask) != 0u && (!filter.accept || filter.accept(PieceId{p.slot}));
   }
   mutable std::unique_ptr<detail::Bvh> bvh_;
   mutable bool bvh_dirty_ = false;
