@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <glide/controller/cases.hpp>
+#include <glide/controller/record.hpp>
+#include <glide/controller/world.hpp>
 #include <glide/gjk/error.hpp>
 
 #include <filesystem>
@@ -164,4 +166,58 @@ TEST_CASE("update rewrites failing expectations to the actual values and keeps t
 
 TEST_CASE("a missing path is an error naming it") {
   CHECK_THROWS_AS(glide::find_case_files({k_tests_dir / "no_such_folder"}), glide::Error);
+}
+
+TEST_CASE("record_case writes a case that replays to the same answer") {
+  glide::World world;
+  const std::vector<glm::vec3> cube{{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                                    {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+  // A crate turned by an awkward angle (not representable in Euler degrees exactly), one far
+  // away, and a sloped terrain under both.
+  const glm::quat turn = glm::normalize(glm::quat(0.9f, 0.1f, 0.37f, -0.2f));
+  const glide::PieceId crate = world.add_piece(glide::gjk::ConvexHull(cube), {turn, {4.f, 1.2f, 0.3f}});
+  world.add_piece(glide::gjk::ConvexHull(cube), {{1, 0, 0, 0}, {100.f, 0.f, 100.f}});
+  std::vector<float> heights(32 * 32);
+  for (int r = 0; r < 32; ++r)
+    for (int c = 0; c < 32; ++c) heights[static_cast<std::size_t>(r * 32 + c)] = 0.05f * static_cast<float>(c) - 1.f;
+  world.set_terrain(glide::Heightfield(32, 32, heights, glm::vec2(1.f), glm::vec3(-16.f, 0.f, -16.f)));
+
+  const glide::gjk::Capsule capsule{{{0.f, 1.f, 0.f}, {0.f, 2.f, 0.f}}, 0.4f};
+  const auto file = k_work_dir / "recorded" / "recorded.json";
+  std::filesystem::remove(file);
+
+  SUBCASE("a hit on a piece") {
+    const glide::SweepHit hit = glide::record_case(file, "into_crate", world, capsule, {6.f, 0.f, 0.f});
+    REQUIRE(hit.hit);
+    CHECK(hit.piece == crate);
+    const std::string text = read_file(file);
+    CHECK(contains(text, "\"piece\": \"piece" + std::to_string(crate.value) + "\""));
+    CHECK_FALSE(contains(text, "[100, 0, 100]")); // the far crate is left out
+    CHECK(contains(text, "\"type\": \"heightfield\""));
+  }
+  SUBCASE("a hit on the terrain, with bisection") {
+    glide::SweepSettings settings;
+    settings.method = glide::ToiMethod::bisection;
+    const glide::SweepHit hit = glide::record_case(file, "onto_terrain", world, capsule, {0.f, -4.f, -3.f}, settings);
+    REQUIRE(hit.hit);
+    CHECK(hit.target == glide::HitTarget::terrain);
+    CHECK(contains(read_file(file), "\"method\": \"bisection\""));
+  }
+  SUBCASE("a miss; recording twice under one name keeps one case") {
+    glide::record_case(file, "miss", world, capsule, {0.f, 3.f, 0.f});
+    glide::record_case(file, "miss", world, capsule, {0.f, 3.f, 0.f});
+    glide::record_case(file, "other", world, capsule, {6.f, 0.f, 0.f});
+    CHECK(glide::run_case_file(file).size() == 2);
+  }
+  const auto results = glide::run_case_file(file);
+  REQUIRE_FALSE(results.empty());
+  for (const auto& r : results) CHECK_MESSAGE(r.passed(), r.line());
+}
+
+TEST_CASE("record_case refuses to overwrite a file that is not a case file") {
+  const auto file = write_file("not_cases.json", R"({"something": "else"})");
+  glide::World world;
+  const glide::gjk::Capsule capsule{{{0.f, 1.f, 0.f}, {0.f, 2.f, 0.f}}, 0.4f};
+  CHECK_THROWS_AS(glide::record_case(file, "x", world, capsule, {1.f, 0.f, 0.f}), glide::Error);
+  CHECK(read_file(file) == R"({"something": "else"})");
 }

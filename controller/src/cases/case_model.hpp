@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -56,6 +57,11 @@ struct Query {
   gjk::Transform pose;
   glm::vec3 motion{0.f};
   SweepMethod method = SweepMethod::fast;
+  // Optional SweepSettings overrides (sweep and raycast); unset keeps the World's default.
+  std::optional<float> toi_tolerance;   ///< (m)
+  std::optional<int> max_iterations;    ///< (count)
+  std::optional<float> tie_distance;    ///< (m)
+  std::optional<bool> ignore_separating;
   // raycast.
   glm::vec3 origin{0.f};
   glm::vec3 direction{0.f, -1.f, 0.f}; ///< normalised while parsing

@@ -36,7 +36,8 @@ glm::quat rotation_from(Fields& f) {
                       quat->element(3).real()};
     const float len = glm::length(q);
     if (!(len > 1e-6f)) quat->fail("quaternion has zero length");
-    return q / len;
+    // A unit quaternion (as record_case writes) is kept bit for bit so a replay is exact.
+    return std::abs(len - 1.f) <= 1e-6f ? q : q / len;
   }
   return glm::quat(1.f, 0.f, 0.f, 0.f);
 }
@@ -116,7 +117,19 @@ ShapeDef parse_shape(const Node& node, const std::filesystem::path& base_dir) {
       s.rows = f.required("rows").integer(2, 1 << 14);
       s.columns = f.required("columns").integer(2, 1 << 14);
       const Node h = f.required("heights");
-      s.heights = h.reals();
+      if (h.size() > 0 && h.element(0).is_array()) {
+        // One array per row (+z), each of `columns` heights (+x).
+        if (h.size() != static_cast<std::size_t>(s.rows))
+          h.fail("expected " + std::to_string(s.rows) + " rows, got " + std::to_string(h.size()));
+        for (std::size_t r = 0; r < h.size(); ++r) {
+          const std::vector<float> row = h.element(r).reals();
+          if (row.size() != static_cast<std::size_t>(s.columns))
+            h.element(r).fail("expected " + std::to_string(s.columns) + " heights, got " + std::to_string(row.size()));
+          s.heights.insert(s.heights.end(), row.begin(), row.end());
+        }
+      } else {
+        s.heights = h.reals();
+      }
       if (s.heights.size() != static_cast<std::size_t>(s.rows) * static_cast<std::size_t>(s.columns))
         h.fail("expected rows * columns = " + std::to_string(s.rows * s.columns) + " heights, got " +
                std::to_string(s.heights.size()));
@@ -163,6 +176,18 @@ Instance parse_instance(const Node& node, std::size_t index, const ShapeTable& t
     node.fail("a heightfield can be moved with \"position\" but not rotated");
   f.done(with({"name", "shape"}, k_pose_fields));
   return inst;
+}
+
+/// "settings": overrides of the World's SweepSettings; fields left out keep their defaults.
+void parse_sweep_settings(Fields& query, Query& q) {
+  const auto node = query.optional("settings");
+  if (!node) return;
+  Fields f(*node);
+  if (const auto n = f.optional("tolerance")) q.toi_tolerance = n->positive();
+  if (const auto n = f.optional("max_iterations")) q.max_iterations = n->integer(1, 1 << 20);
+  if (const auto n = f.optional("tie_distance")) q.tie_distance = n->non_negative();
+  if (const auto n = f.optional("ignore_separating")) q.ignore_separating = n->boolean();
+  f.done({"tolerance", "max_iterations", "tie_distance", "ignore_separating"});
 }
 
 const std::map<std::string, QueryType> k_query_types{{"distance", QueryType::distance},
@@ -227,7 +252,8 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
       else
         m->fail("unknown sweep method \"" + method + "\" (bisection or fast)");
     }
-    f.done(with({"type", "capsule", "motion", "method"}, k_pose_fields));
+    parse_sweep_settings(f, q);
+    f.done(with({"type", "capsule", "motion", "method", "settings"}, k_pose_fields));
     break;
   }
   case QueryType::raycast: {
@@ -237,7 +263,8 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
     if (!(glm::length(dir) > 1e-12f)) d.fail("direction has zero length");
     q.direction = glm::normalize(dir);
     q.max_distance = f.required("max_distance").positive();
-    f.done({"type", "origin", "direction", "max_distance"});
+    parse_sweep_settings(f, q);
+    f.done({"type", "origin", "direction", "max_distance", "settings"});
     break;
   }
   }
