@@ -1,0 +1,124 @@
+// Controller::move on random box levels: one character walking a waypoint loop (median and
+// p99 per move), 1,000 characters each on its own loop, and the same walk on 10k and 100k
+// pieces. Each benchmark iteration is a whole run; per-move times are taken with
+// steady_clock around move() only and reported as counters (us).
+#include <glide/controller/controller.hpp>
+#include <glide/controller/world.hpp>
+#include <glide/gjk/convex_hull.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace {
+
+constexpr float k_dt = 1.f / 60.f;
+
+std::vector<glm::vec3> box_corners(const glm::vec3& half) {
+  std::vector<glm::vec3> corners;
+  for (int i = 0; i < 8; ++i)
+    corners.push_back({(i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z});
+  return corners;
+}
+
+// A floor and `boxes` random boxes standing on it, at 1,000 boxes per 100 m x 100 m; a quarter
+// are low enough to step onto (0.1 to 0.3 m), the rest are 0.5 to 3 m tall.
+glide::World make_level(int boxes) {
+  glide::World world;
+  const float side = 100.f * std::sqrt(boxes / 1000.f);
+  world.add_piece(glide::gjk::ConvexHull(box_corners({side, 1.f, side})),
+                  glide::gjk::Transform{{1, 0, 0, 0}, {0, -1.f, 0}});
+  std::mt19937 rng(12345);
+  std::uniform_real_distribution<float> pos(-0.5f * side, 0.5f * side), size(0.3f, 2.f), low(0.1f, 0.3f),
+      tall(0.5f, 3.f), angle(0.f, 6.2831853f);
+  for (int i = 0; i < boxes; ++i) {
+    const float height = (i % 4 == 0) ? low(rng) : tall(rng);
+    const glm::vec3 half{size(rng), 0.5f * height, size(rng)};
+    const glm::quat turn = glm::angleAxis(angle(rng), glm::vec3(0, 1, 0));
+    world.add_piece(glide::gjk::ConvexHull(box_corners(half)),
+                    glide::gjk::Transform{turn, {pos(rng), 0.5f * height, pos(rng)}});
+  }
+  world.update();
+  return world;
+}
+
+// A game-like walker: steers through a square loop of waypoints at 3 m/s with gravity;
+// a waypoint not reached in 5 s is skipped (the loop crosses boxes).
+struct Walker {
+  glide::Controller controller;
+  std::array<glm::vec3, 4> loop;
+  int target = 0;
+  int frames_on_target = 0;
+  float vertical = 0.f;
+
+  Walker(const glide::World& world, const glm::vec3& center, float size)
+      : controller(world, {}, center + glm::vec3(0, 0.5f, 0)), loop{center + glm::vec3(size, 0, size),
+                                                                    center + glm::vec3(-size, 0, size),
+                                                                    center + glm::vec3(-size, 0, -size),
+                                                                    center + glm::vec3(size, 0, -size)} {}
+
+  /// One frame; returns the time spent in Controller::move (us).
+  double step() {
+    glm::vec3 to = loop[static_cast<std::size_t>(target)] - controller.position();
+    to.y = 0.f;
+    if (glm::length(to) < 0.5f || ++frames_on_target > 300) {
+      target = (target + 1) % 4;
+      frames_on_target = 0;
+    }
+    const float length = glm::length(to);
+    const glm::vec3 walk = length > 1e-3f ? to * (3.f / length) : glm::vec3(0.f);
+    if (controller.ground().state == glide::GroundState::on_ground && vertical <= 0.f) vertical = 0.f;
+    vertical -= 9.81f * k_dt;
+    const auto start = std::chrono::steady_clock::now();
+    const glide::MoveResult r = controller.move(walk + glm::vec3(0, vertical, 0), k_dt);
+    const auto end = std::chrono::steady_clock::now();
+    vertical = r.velocity.y;
+    return std::chrono::duration<double, std::micro>(end - start).count();
+  }
+};
+
+void report(benchmark::State& state, std::vector<double>& us) {
+  std::sort(us.begin(), us.end());
+  state.counters["median_us"] = us[us.size() / 2];
+  state.counters["p99_us"] = us[us.size() * 99 / 100];
+  double sum = 0.0;
+  for (double u : us) sum += u;
+  state.counters["mean_us"] = sum / static_cast<double>(us.size());
+}
+
+void walk_one(benchmark::State& state) {
+  const glide::World world = make_level(static_cast<int>(state.range(0)));
+  std::vector<double> us;
+  for (auto _ : state) {
+    Walker walker(world, {0, 0, 0}, 12.f);
+    us.clear();
+    for (int frame = 0; frame < 10000; ++frame) us.push_back(walker.step());
+  }
+  report(state, us);
+}
+
+void walk_many(benchmark::State& state) {
+  const glide::World world = make_level(1000);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> pos(-40.f, 40.f), size(3.f, 10.f);
+  std::vector<double> us;
+  for (auto _ : state) {
+    std::vector<Walker> walkers;
+    for (int i = 0; i < 1000; ++i) walkers.emplace_back(world, glm::vec3(pos(rng), 0, pos(rng)), size(rng));
+    us.clear();
+    for (int frame = 0; frame < 600; ++frame)
+      for (Walker& w : walkers) us.push_back(w.step());
+  }
+  report(state, us);
+}
+
+} // namespace
+
+BENCHMARK(walk_one)->Arg(1000)->Arg(10000)->Arg(100000)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(walk_many)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK_MAIN();
