@@ -49,6 +49,7 @@ PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceIn
   pieces_.push_back(std::move(p));
   ++live_count_;
   bvh_dirty_ = true;
+  ++revision_;
   return PieceId{static_cast<std::uint32_t>(pieces_.size() - 1)};
 }
 
@@ -58,6 +59,7 @@ void World::remove_piece(PieceId id) {
   p.world_vertices = {};
   --live_count_;
   bvh_dirty_ = true;
+  ++revision_;
 }
 
 void World::set_piece_transform(PieceId id, gjk::Transform transform) {
@@ -66,6 +68,7 @@ void World::set_piece_transform(PieceId id, gjk::Transform transform) {
   p.transform = transform;
   place(p.hull, p.transform, p.world_vertices, p.bounds);
   bvh_dirty_ = true;
+  ++revision_;
 }
 
 bool World::contains(PieceId id) const { return id.value < pieces_.size() && pieces_[id.value].alive; }
@@ -97,9 +100,13 @@ std::vector<PieceId> World::piece_ids() const {
 void World::set_terrain(Heightfield terrain, std::uint32_t layers) {
   terrain_.emplace(std::move(terrain));
   terrain_layers_ = layers;
+  ++revision_;
 }
 
-void World::clear_terrain() { terrain_.reset(); }
+void World::clear_terrain() {
+  terrain_.reset();
+  ++revision_;
+}
 
 void World::update() const {
   if (!bvh_dirty_) return;

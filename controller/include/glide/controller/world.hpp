@@ -66,6 +66,10 @@ public:
   /// Rebuilds the hierarchy now if edits made it dirty (otherwise the next query does).
   void update() const;
 
+  /// Counts edits (pieces added, removed or moved, terrain set or cleared): a query result
+  /// cached at one revision stays valid while the revision is unchanged.
+  std::uint64_t revision() const { return revision_; }
+
   /// First contact of `capsule` moved along `motion` (m). Among hits closer than
   /// settings.tie_distance to the earliest one, pieces win over terrain and the smallest piece
   /// id wins among pieces, so simultaneous hits resolve the same way whatever the build order.
@@ -121,6 +125,7 @@ private:
   }
   mutable std::unique_ptr<detail::Bvh> bvh_;
   mutable bool bvh_dirty_ = false;
+  std::uint64_t revision_ = 0;
 };
 
 } // namespace glide
