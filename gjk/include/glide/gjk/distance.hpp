@@ -204,7 +204,7 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
   }
   if (cache) {
     cache->count = simplex.count;
-    for (int i = 0; i < simplex.count; ++i) cache->directions[i] = simplex.direction[i];
+    for (int i = 0; i < simplex.count; ++i) cache->directions[i] = simplex.direction_of(i);
     cache->valid = true;
   }
   return result;

@@ -11,31 +11,35 @@
 namespace glide::gjk {
 
 struct Simplex {
-  glm::vec3 w[4];                          ///< vertices of A − B (m)
-  glm::vec3 a[4];                          ///< support points on A (m)
-  glm::vec3 b[4];                          ///< support points on B (m)
-  glm::vec3 direction[4];                  ///< the direction A was searched along (B along its opposite)
-  float weights[4] = {1.f, 0.f, 0.f, 0.f}; ///< barycentric weights of the closest point
+  glm::vec3 w[4];                          ///< vertices of A − B, in simplex order (m)
+  int slot[4] = {};                        ///< where each vertex's support points are stored
+  float weights[4] = {1.f, 0.f, 0.f, 0.f}; ///< barycentric weights of the closest point, in simplex order
   int count = 0;
+  // Support points by slot: only w and the slot index move when vertices are dropped.
+  glm::vec3 a[4];         ///< support points on A (m)
+  glm::vec3 b[4];         ///< support points on B (m)
+  glm::vec3 direction[4]; ///< the direction A was searched along (B along its opposite)
 
-  /// Writes a candidate vertex in the slot after the last one; `accept` makes it part of
-  /// the simplex, until then the simplex is unchanged.
+  /// Writes a candidate vertex after the last one; `keep` makes it part of the simplex,
+  /// until then the simplex is unchanged.
   void stage(const glm::vec3& pa, const glm::vec3& pb, const glm::vec3& d) {
-    a[count] = pa;
-    b[count] = pb;
+    unsigned used = 0;
+    for (int i = 0; i < count; ++i) used |= 1u << slot[i];
+    const int s = __builtin_ctz(~used);
+    a[s] = pa;
+    b[s] = pb;
+    direction[s] = d;
     w[count] = pa - pb;
-    direction[count] = d;
+    slot[count] = s;
   }
 
   /// Keeps the vertices in `closest.mask` (among the first `total`) with their weights.
-  /// Branch-free compaction: every vertex is copied down, the slot advances only when kept.
+  /// Branch-free compaction: every vertex is copied down, the position advances only when kept.
   void keep(const SimplexClosest& closest, int total) {
     int n = 0;
     for (int i = 0; i < total; ++i) {
       w[n] = w[i];
-      a[n] = a[i];
-      b[n] = b[i];
-      direction[n] = direction[i];
+      slot[n] = slot[i];
       weights[n] = closest.weights[i];
       n += static_cast<int>((closest.mask >> i) & 1u);
     }
@@ -50,13 +54,15 @@ struct Simplex {
 
   /// Σ λ_i p_i written as p_0 + Σ λ_i (p_i − p_0): the large common part of points far from
   /// the world origin is added once at the end instead of being rounded in every term.
-  static glm::vec3 combine(const glm::vec3* p, const float* weights, int count) {
+  glm::vec3 combine(const glm::vec3* p) const {
+    const glm::vec3 base = p[slot[0]];
     glm::vec3 sum{0.f};
-    for (int i = 1; i < count; ++i) sum += weights[i] * (p[i] - p[0]);
-    return p[0] + sum;
+    for (int i = 1; i < count; ++i) sum += weights[i] * (p[slot[i]] - base);
+    return base + sum;
   }
-  glm::vec3 point_a() const { return combine(a, weights, count); }
-  glm::vec3 point_b() const { return combine(b, weights, count); }
+  glm::vec3 point_a() const { return combine(a); }
+  glm::vec3 point_b() const { return combine(b); }
+  glm::vec3 direction_of(int i) const { return direction[slot[i]]; }
 };
 
 } // namespace glide::gjk
