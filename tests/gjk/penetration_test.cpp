@@ -313,3 +313,34 @@ TEST_CASE("penetration: random degenerate pairs never give NaN") {
     }
   }
 }
+
+TEST_CASE("penetration: segments almost in a triangle's plane (thin differences) match the oracle") {
+  std::mt19937 rng(2024);
+  std::normal_distribution<float> g;
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  int checked = 0;
+  for (int iter = 0; iter < 400; ++iter) {
+    const Triangle tri{{-2, 0, -2}, {2, 0, -2}, {0, 0, 2}};
+    const float angle = std::pow(10.f, -1.f - 5.f * (0.5f + 0.5f * u(rng))); // 1e-1 .. 1e-6 rad
+    const glm::vec3 along = glm::normalize(glm::vec3(u(rng), 0.f, u(rng)) + glm::vec3(1e-3f, 0, 0));
+    const glm::vec3 dir = std::cos(angle) * along + std::sin(angle) * glm::vec3(0, 1, 0);
+    const glm::vec3 mid(0.5f * u(rng), 0.f, 0.5f * u(rng) - 0.3f);
+    const Segment seg{mid - 0.5f * dir, mid + (0.3f + 0.5f * (u(rng) + 1.f)) * dir};
+    const std::vector<dvec3> a{dvec3(seg.a), dvec3(seg.b)}, b{dvec3(tri.a), dvec3(tri.b), dvec3(tri.c)};
+    const double depth = oracle_depth(a, b);
+    const PenetrationResult r = penetration(seg, tri);
+    CHECK(std::isfinite(r.depth));
+    if (depth <= 1e-6) continue;
+    ++checked;
+    REQUIRE(r.overlapping);
+    CHECK_APPROX(r.depth, static_cast<float>(depth), 1e-4f);
+    CAPTURE(angle);
+    CAPTURE(r.depth);
+    CAPTURE(depth);
+    CAPTURE(r.iterations);
+    CAPTURE(int(r.status));
+    CAPTURE(r.normal);
+    CHECK(std::abs(minkowski_support(a, b, -dvec3(r.normal)) - depth) <= 1e-4);
+  }
+  CHECK(checked > 300);
+}

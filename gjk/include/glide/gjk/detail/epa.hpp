@@ -280,16 +280,21 @@ EpaResult run_epa(const A& a, const B& b, double inflation, int max_iterations, 
 
   // Witness points from the origin's projection on the nearest face, in barycentric form.
   // A flat facet of A - B is split into coplanar triangles and the nearest one (by rounding)
-  // need not hold the projection: take the near-nearest face that holds it best.
-  const double depth_bound = poly.faces[face].d;
-  std::array<double, 3> lambda{1.0, 0.0, 0.0};
-  double best_inside = -std::numeric_limits<double>::infinity();
-  for (int i = 0; i < static_cast<int>(poly.faces.size()); ++i) {
-    const auto& g = poly.faces[i];
-    if (!g.alive || g.d > depth_bound + tolerance) continue;
-    const std::array<double, 3> l = barycentric(poly, g, g.n * g.d);
-    const double inside = std::min({l[0], l[1], l[2]});
-    if (inside > best_inside) best_inside = inside, lambda = l, face = i;
+  // need not hold the projection: then take the coplanar neighbour that holds it best. Depth
+  // and normal stay those of the nearest face (a tilted neighbour would tilt the normal).
+  const int nearest = face;
+  const auto& near_face = poly.faces[nearest];
+  const double depth_bound = near_face.d;
+  std::array<double, 3> lambda = barycentric(poly, near_face, near_face.n * near_face.d);
+  double best_inside = std::min({lambda[0], lambda[1], lambda[2]});
+  if (!(best_inside >= -1e-9)) {
+    for (int i = 0; i < static_cast<int>(poly.faces.size()); ++i) {
+      const auto& g = poly.faces[i];
+      if (!g.alive || g.d > depth_bound + tolerance || glm::dot(g.n, near_face.n) < 1.0 - 1e-9) continue;
+      const std::array<double, 3> l = barycentric(poly, g, g.n * g.d);
+      const double inside = std::min({l[0], l[1], l[2]});
+      if (inside > best_inside) best_inside = inside, lambda = l, face = i;
+    }
   }
   const auto& f = poly.faces[face];
   // Inside the face up to rounding; clamping keeps the witnesses on the shapes.
@@ -305,7 +310,7 @@ EpaResult run_epa(const A& a, const B& b, double inflation, int max_iterations, 
     pb += lambda[i] * glm::dvec3(poly.vertices[f.v[i]].b);
   }
   out.depth = std::max(0.0, depth_bound - inflation);
-  out.face_normal = f.n;
+  out.face_normal = near_face.n; // depth and normal from the nearest face; witnesses from `f`
   out.point_a = glm::vec3(pa);
   out.point_b = glm::vec3(pb);
   if (!is_finite(pa) || !is_finite(pb) || !std::isfinite(out.depth)) return EpaResult{.status = Status::degenerate};
