@@ -65,15 +65,16 @@ bool reaches(const Segment& seg, float radius, const glm::vec3& motion, const B&
   return distance(swept, shape, settings.distance).distance <= radius;
 }
 
-/// Fills `out` as a contact at t from a distance query there (penetration when the cores overlap).
+/// Fills `out` as a contact of the segment where it is (`at`, already moved to t) from a
+/// distance query there, or from penetration when the cores overlap.
 template <SupportMapping B>
-void contact_at(const Segment& seg, float radius, const B& shape, const DistanceResult& d, const ToiSettings& settings,
+void contact_at(const Segment& at, float radius, const B& shape, const DistanceResult& d, const ToiSettings& settings,
                 ToiResult& out) {
   out.hit = true;
   out.normal = d.normal;
   out.point = d.point_b;
   if (d.overlapping()) {
-    const PenetrationResult p = penetration(Capsule{seg, radius}, shape, {.distance = settings.distance});
+    const PenetrationResult p = penetration(Capsule{at, radius}, shape, {.distance = settings.distance});
     ++out.iterations;
     out.normal = p.normal;
     out.point = p.point_b;
@@ -127,7 +128,7 @@ void bisect(const Segment& seg, float radius, const glm::vec3& motion, const B& 
   const DistanceResult d = distance(moved(seg, motion, t0), shape, settings.distance);
   ++out.iterations;
   const Status status = out.status;
-  contact_at(seg, radius, shape, d, settings, out);
+  contact_at(moved(seg, motion, t0), radius, shape, d, settings, out);
   out.status = status;
   out.t = float_below(t0);
 }
@@ -170,7 +171,7 @@ ToiResult toi_conservative_advancement(const Segment& seg, float radius, const g
     return distance(detail::moved(seg, motion, at), shape, settings.distance, &cache);
   };
   auto contact = [&](double at, const DistanceResult& there) {
-    detail::contact_at(seg, radius, shape, there, settings, out);
+    detail::contact_at(detail::moved(seg, motion, at), radius, shape, there, settings, out);
     out.status = there.status;
     out.t = detail::float_below(at);
     return out;
