@@ -119,7 +119,7 @@ void sweep_brute_force(benchmark::State& state) {
           gjk::toi_conservative_advancement(q.capsule.segment, q.capsule.radius, q.motion, cloud, toi);
       if (r.hit && r.t < best) best = r.t;
     }
-    benchmark::DoNotOptimize(best);
+    benchmark::DoNotOptimize(static_cast<double>(best));
     i = (i + 1) % k_stream;
   }
 }
@@ -278,7 +278,9 @@ void sweep_bullet(benchmark::State& state) {
     to.setOrigin(btVector3(c.x + q.motion.x, c.y + q.motion.y, c.z + q.motion.z));
     btCollisionWorld::ClosestConvexResultCallback result(from.getOrigin(), to.getOrigin());
     b.world.convexSweepTest(&b.capsule, from, to, result);
-    benchmark::DoNotOptimize(result.m_closestHitFraction);
+    // A float lvalue through DoNotOptimize's "+r" constraint came back corrupted with this
+    // compiler; the copy keeps the result intact.
+    benchmark::DoNotOptimize(static_cast<double>(result.m_closestHitFraction));
     hits += result.hasHit();
     i = (i + 1) % k_stream;
   }
