@@ -416,8 +416,9 @@ CaseFile parse_case_text(const std::string& text, const std::string& label, cons
   Where where{label, {}};
   try {
     file.document = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    // nlohmann's message carries line and column; drop its "[json.exception...]" prefix.
+  } catch (const Json::exception& e) {
+    // Syntax errors and number overflow ("1e999"). nlohmann's message carries the line and
+    // column; drop its "[json.exception...]" prefix.
     std::string what = e.what();
     if (const auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
     throw Error(label + ": " + what);

@@ -30,7 +30,7 @@ std::vector<CaseResult> run_case_file(const std::filesystem::path& file, const C
   cases::CaseFile parsed;
   try {
     parsed = cases::parse_case_file(file);
-  } catch (const Error& e) {
+  } catch (const std::exception& e) { // glide::Error, or the file system failing
     CaseResult r;
     r.file = file.string();
     r.name = file.string();
@@ -52,7 +52,7 @@ std::vector<CaseResult> run_case_file(const std::filesystem::path& file, const C
         cases::update_expectations(parsed.document["cases"][c.index], c, actual);
         r.updated = rewrite = true;
       }
-    } catch (const Error& e) {
+    } catch (const std::exception& e) { // glide::Error from a level or terrain file, or out of memory
       r.error = e.what();
     }
     results.push_back(std::move(r));
