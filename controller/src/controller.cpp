@@ -56,7 +56,7 @@ Controller::Controller(const World& world, const ControllerSettings& settings, c
   validate(settings_);
   if (!finite(position)) throw Error("Controller: start position " + to_string(position) + " is not finite");
   trace_.iterations.reserve(static_cast<std::size_t>(2 * settings_.max_iterations + 4));
-  ground_ = probe_ground();
+  update_ground();
 }
 
 gjk::Capsule Controller::capsule_at(const glm::vec3& feet) const {
@@ -140,9 +140,12 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
     if (along_up > 1e-3f) motion -= up * (glm::dot(motion, n) / along_up);
   }
   slide(motion, velocity, dt, walking, result);
-  if (walking) snap_to_floor();
-
-  ground_ = probe_ground();
+  update_ground();
+  // Walking off a step or down a slope leaves the ground for a moment: stick back to it, at
+  // the skin distance, so where a walk ends does not depend on the frame rate.
+  const bool off_ground = ground_.state != GroundState::on_ground ||
+                          ground_.distance > settings_.skin_width + 2.f * settings_.toi_tolerance;
+  if (walking && off_ground && snap_to_floor()) update_ground();
   result.ground = ground_;
   result.flags.below = result.flags.below || ground_.state != GroundState::in_air;
   result.position = position_;
@@ -169,7 +172,7 @@ void Controller::teleport(const glm::vec3& position) {
   if (!finite(position)) throw Error("Controller::teleport: position " + to_string(position) + " is not finite");
   position_ = position;
   trace_.iterations.clear();
-  ground_ = probe_ground();
+  update_ground();
 }
 
 bool Controller::room_for(const ControllerSettings& shape) const {
@@ -193,7 +196,7 @@ bool Controller::set_settings(const ControllerSettings& settings) {
       settings.radius != settings_.radius || settings.height != settings_.height || settings.up != settings_.up;
   if (shape_changes && !room_for(settings)) return false;
   settings_ = settings;
-  ground_ = probe_ground();
+  update_ground();
   return true;
 }
 

@@ -12,6 +12,9 @@ namespace glide {
 // tolerance, to the skin distance, at most recovery_speed * dt per move so a character
 // spawned inside geometry eases out instead of exploding out.
 float Controller::recover(float dt) {
+  if (probe_cache_.valid && !probe_cache_.overlapping && probe_cache_.position == position_ &&
+      probe_cache_.revision == world_->revision())
+    return 0.f;
   const float budget = settings_.recovery_speed * dt;
   float moved = 0.f;
   for (int pass = 0; pass < 4 && moved < budget; ++pass) {
@@ -34,23 +37,30 @@ float Controller::recover(float dt) {
 // While walking (grounded last move, not moving up), follows walkable ground down to
 // floor_snap_distance below, so stairs and slopes downward stay grounded. Moves only when
 // the ground is farther than the skin by more than the sweep tolerance: idling never drifts.
-void Controller::snap_to_floor() {
-  if (settings_.floor_snap_distance <= 0.f) return;
+bool Controller::snap_to_floor() {
+  if (settings_.floor_snap_distance <= 0.f) return false;
   const glm::vec3& up = settings_.up;
   const float reach = settings_.floor_snap_distance;
   const SweepHit hit = sweep(-up * reach);
-  if (!hit.hit || !walkable(surface_normal(hit.target, hit.piece, hit.point, hit.normal))) return;
+  if (!hit.hit || !walkable(surface_normal(hit.target, hit.piece, hit.point, hit.normal))) return false;
   const float drop = hit.fraction * reach;
-  if (drop > 2.f * settings_.toi_tolerance) position_ -= up * drop;
+  if (drop <= 2.f * settings_.toi_tolerance) return false;
+  position_ -= up * drop;
+  return true;
 }
 
 // Ground is a contact within two skins whose normal faces up under the capsule; walkable
 // ground wins over steep ground, then the most upward surface.
-GroundInfo Controller::probe_ground() const {
+void Controller::update_ground() {
   GroundInfo ground;
   const glm::vec3& up = settings_.up;
   float best = -2.f;
-  for (const Contact& c : world_->closest(capsule(), 2.f * settings_.skin_width, query_filter())) {
+  constexpr std::size_t max_contacts = 8;
+  const std::vector<Contact> contacts =
+      world_->closest(capsule(), 2.f * settings_.skin_width, query_filter(), max_contacts);
+  probe_cache_ = {contacts.size() < max_contacts, false, position_, world_->revision()};
+  for (const Contact& c : contacts) {
+    if (c.distance < -settings_.toi_tolerance) probe_cache_.overlapping = true;
     if (glm::dot(c.normal, up) <= 1e-3f) continue;
     const glm::vec3 surface = surface_normal(c.target, c.piece, c.point_on_piece, c.normal);
     const bool walk = walkable(surface);
@@ -63,8 +73,9 @@ GroundInfo Controller::probe_ground() const {
     ground.point = c.point_on_piece;
     ground.target = c.target;
     ground.piece = c.piece;
+    ground.distance = c.distance;
   }
-  return ground;
+  ground_ = ground;
 }
 
 } // namespace glide

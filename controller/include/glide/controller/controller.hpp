@@ -28,6 +28,7 @@ struct GroundInfo {
   glm::vec3 normal{0.f, 1.f, 0.f};         ///< walkability normal of the ground: its surface normal (unit)
   glm::vec3 contact_normal{0.f, 1.f, 0.f}; ///< from the closest points, ground toward capsule (unit)
   glm::vec3 point{0.f};                    ///< ground contact point (m, world)
+  float distance = 0.f;                    ///< gap between the capsule and the ground (m)
   HitTarget target = HitTarget::none;
   PieceId piece; ///< valid when target == HitTarget::piece
 };
@@ -128,14 +129,22 @@ private:
   void slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bool walking, MoveResult& result);
   bool try_step(const glm::vec3& motion, const glm::vec3& wall_normal, glm::vec3& left);
   bool step_top_continues(const glm::vec3& landing, const glm::vec3& dir) const;
-  void snap_to_floor();
-  GroundInfo probe_ground() const;
+  bool snap_to_floor();
+  void update_ground();
   void record_hit(const SweepHit& hit, float fraction, MoveResult& result) const;
 
   const World* world_;
   ControllerSettings settings_;
   glm::vec3 position_{0.f};
   GroundInfo ground_;
+  // What the last ground probe saw, so the next move can skip the overlap query of recovery
+  // when nothing changed since (same position, same world revision, no overlap).
+  struct ProbeCache {
+    bool valid = false;
+    bool overlapping = false;
+    glm::vec3 position{0.f};
+    std::uint64_t revision = 0;
+  } probe_cache_;
   ContactListener* listener_ = nullptr;
   MoveTrace trace_;
 };
