@@ -532,3 +532,11 @@ TEST_CASE("toi: shallow approaches from far away stay conservative") {
   }
   CHECK(hits == 6); // three of the five drops reach the box, for both methods
 }
+
+TEST_CASE("toi: a bare segment (radius 0) against a box and a triangle") {
+  const Segment seg{{-3, -0.5f, 0.2f}, {-3, 0.5f, 0.2f}};
+  check_both(seg, 0.f, {4, 0, 0}, Box{{1, 1, 1}}, 0.5, {-1, 0, 0});
+  // Through a triangle standing across the path (zero thickness): no tunnelling.
+  const Triangle wall{{0, -2, -2}, {0, -2, 2}, {0, 2, 0}};
+  check_both(seg, 0.f, {400, 0, 0}, wall, 3.0 / 400.0, {-1, 0, 0}, 2e-5 + 1e-7 * 400);
+}
