@@ -1,7 +1,7 @@
 #include "commands.hpp"
 
+#include <exception>
 #include <glide/controller/cases.hpp>
-#include <glide/gjk/error.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -36,7 +36,7 @@ int run_cases_command(const CasesArgs& args, std::ostream& out) {
     std::vector<std::filesystem::path> files;
     try {
       files = find_case_files({path});
-    } catch (const Error& e) {
+    } catch (const std::exception& e) { // a missing path, or the file system refusing a folder
       CaseResult missing;
       missing.file = missing.name = path;
       missing.error = e.what();
