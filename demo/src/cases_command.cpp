@@ -1,10 +1,10 @@
 #include "commands.hpp"
 
-#include <exception>
 #include <glide/controller/cases.hpp>
 
 #include <CLI/CLI.hpp>
 
+#include <exception>
 #include <memory>
 #include <ostream>
 #include <string>

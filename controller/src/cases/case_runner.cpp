@@ -67,8 +67,12 @@ std::vector<std::filesystem::path> find_case_files(const std::vector<std::filesy
     std::error_code ec;
     if (std::filesystem::is_directory(p, ec)) {
       std::vector<std::filesystem::path> found;
-      for (const auto& entry : std::filesystem::recursive_directory_iterator(p))
-        if (entry.is_regular_file() && entry.path().extension() == ".json") found.push_back(entry.path());
+      try {
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(p))
+          if (entry.is_regular_file() && entry.path().extension() == ".json") found.push_back(entry.path());
+      } catch (const std::filesystem::filesystem_error& e) {
+        throw Error(p.string() + ": cannot list the folder: " + e.code().message());
+      }
       std::sort(found.begin(), found.end());
       files.insert(files.end(), found.begin(), found.end());
     } else if (std::filesystem::exists(p, ec)) {
