@@ -131,15 +131,17 @@ private:
 
 template <class A, class B>
 bool gjk_intersect(const A& a, const B& b, int max_iterations) {
+  SupportCursor<A> support_a{a};
+  SupportCursor<B> support_b{b};
   BooleanSimplex simplex;
-  glm::vec3 d(1.f, 0.f, 0.f);
-  glm::vec3 w = a.support(d) - b.support(-d);
+  glm::vec3 d = first_direction(a, b);
+  glm::vec3 w = support_a(d) - support_b(-d);
   if (!is_finite(w)) return false;
   simplex.p[simplex.n++] = w;
   d = -w;
   for (int i = 0; i < max_iterations; ++i) {
     if (!(glm::dot(d, d) > 0.f)) return true; // the origin lies on the simplex: touching
-    w = a.support(d) - b.support(-d);
+    w = support_a(d) - support_b(-d);
     if (!is_finite(w)) return false;
     if (glm::dot(w, d) < 0.f) return false; // w does not pass the origin: -d separates
     simplex.p[simplex.n++] = w;
