@@ -124,9 +124,10 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
   trace_.iterations.clear();
   const glm::vec3 start = position_;
   const glm::vec3& up = settings_.up;
-  // Walking: on walkable ground and not moving away from it (a jump). Along a slope the
-  // velocity may point up while staying on the ground.
-  const bool walking = ground_.state == GroundState::on_ground && glm::dot(velocity, ground_.normal) <= 1e-3f;
+  // Walking: on walkable ground and not jumping off it. Walking uphill the velocity may point
+  // up, walking downhill away from the ground's plane; only both together leave the ground.
+  const bool leaving = glm::dot(velocity, up) > 1e-3f && glm::dot(velocity, ground_.normal) > 1e-3f;
+  const bool walking = ground_.state == GroundState::on_ground && !leaving;
 
   result.recovered = recover(dt);
 
