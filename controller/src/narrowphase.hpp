@@ -71,6 +71,21 @@ inline bool separating(const gjk::ToiResult& r, const glm::vec3& motion, const S
   return glm::dot(r.normal, motion) >= -1e-4f * glm::length(motion);
 }
 
+/// False when the segment moved along `motion` stays more than `reach` from the triangle's
+/// plane, all on one side: it then cannot touch the triangle. The swept positions are convex
+/// combinations of the segment's ends at the start and the end, so their signed distances to
+/// the plane span [min(d) + min(0, m), max(d) + max(0, m)]. A cheap exact reject before the
+/// time of impact, for terrain triangles the capsule passes above.
+inline bool may_reach_plane(const gjk::Triangle& tri, const gjk::Segment& seg, const glm::vec3& motion, float reach) {
+  const glm::vec3 n = glm::cross(tri.b - tri.a, tri.c - tri.a);
+  const float length = glm::length(n);
+  if (!(length > 0.f) || !std::isfinite(length)) return true; // degenerate: GJK decides
+  const glm::vec3 u = n / length;
+  const float da = glm::dot(u, seg.a - tri.a), db = glm::dot(u, seg.b - tri.a), dm = glm::dot(u, motion);
+  const float slack = reach + 1e-5f * (std::abs(da) + std::abs(db) + std::abs(dm)); // rounding
+  return std::min(da, db) + std::min(0.f, dm) <= slack && std::max(da, db) + std::max(0.f, dm) >= -slack;
+}
+
 /// One hit found while a query runs; the winner is chosen once all are in.
 struct Candidate {
   float t = 1.f;

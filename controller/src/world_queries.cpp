@@ -52,7 +52,17 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& moti
 
   if (terrain_ && (terrain_layers_ & filter.layer_mask) != 0u) {
     std::uint32_t order = 0;
+    const float reach = capsule.radius + toi.tolerance;
+    const detail::SweptBox swept(box.center(), 0.5f * box.extents(), motion);
     terrain_->triangles_in(box.swept(motion), [&](const gjk::Triangle& triangle) {
+      // Skip triangles the capsule's box reaches only after the earliest hit so far, or whose
+      // plane it passes beyond the radius.
+      const gjk::Aabb bounds = gjk::Aabb::of_point(triangle.a).merged(triangle.b).merged(triangle.c);
+      if (swept.enter(bounds) > hits.bound() + slack ||
+          !detail::may_reach_plane(triangle, capsule.segment, motion, reach)) {
+        ++order;
+        return;
+      }
       const gjk::ToiResult r =
           detail::time_of_impact(capsule.segment, capsule.radius, motion, triangle, settings.method, toi);
       if (r.hit && !detail::separating(r, motion, settings))
