@@ -197,6 +197,7 @@ bool Controller::set_settings(const ControllerSettings& settings) {
       settings.radius != settings_.radius || settings.height != settings_.height || settings.up != settings_.up;
   if (shape_changes && !room_for(settings)) return false;
   settings_ = settings;
+  failed_step_ = {};
   update_ground();
   return true;
 }

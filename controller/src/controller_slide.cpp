@@ -96,14 +96,22 @@ bool Controller::try_step(const glm::vec3& motion, const glm::vec3& wall_normal,
   if (wall_length < 1e-4f || -glm::dot(dir, wall / wall_length) < std::cos(settings_.step_max_wall_angle))
     return false; // walking along the wall, not into it
 
+  // A character pushing into a wall tries the same step every frame: remember the last
+  // refusal and skip the three sweeps while nothing about it has changed.
+  const FailedStep attempt{true, position_, dir, forward_length, world_->revision()};
+  if (failed_step_.same_as(attempt)) return false;
   const glm::vec3 start = position_;
   const float rise = settings_.step_height * sweep(up * settings_.step_height).fraction;
-  if (rise <= skin) return false;
+  if (rise <= skin) {
+    failed_step_ = attempt;
+    return false;
+  }
   position_ += up * rise;
 
   const float advance = forward_length * sweep(forward).fraction;
   if (advance <= settings_.min_move_distance) {
     position_ = start;
+    failed_step_ = attempt;
     return false;
   }
   position_ += dir * advance;
@@ -115,6 +123,7 @@ bool Controller::try_step(const glm::vec3& motion, const glm::vec3& wall_normal,
                      walkable(surface_normal(land.target, land.piece, land.point, land.normal));
   if (!lands || !step_top_continues(land.point, dir)) {
     position_ = start;
+    failed_step_ = attempt;
     return false;
   }
   position_ -= up * (reach * land.fraction);

@@ -4,9 +4,12 @@
 #include <glide/controller/query_types.hpp>
 #include <glide/gjk/shapes.hpp>
 
+#include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
 #include <array>
+#include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace glide {
@@ -145,6 +148,17 @@ private:
     glm::vec3 position{0.f};
     std::uint64_t revision = 0;
   } probe_cache_;
+  struct FailedStep {
+    bool valid = false;
+    glm::vec3 position{0.f};
+    glm::vec3 direction{0.f};
+    float forward = 0.f;
+    std::uint64_t revision = 0;
+    bool same_as(const FailedStep& o) const {
+      return valid && o.valid && position == o.position && revision == o.revision &&
+             glm::dot(direction, o.direction) > 0.9999f && std::abs(forward - o.forward) <= 0.01f * o.forward;
+    }
+  } failed_step_;
   ContactListener* listener_ = nullptr;
   MoveTrace trace_;
 };
