@@ -1,0 +1,73 @@
+#pragma once
+
+// The demo level (demo/levels/README.md): a description file naming an OBJ of convex pieces, a
+// heightmap terrain, a spawn point and a tour script. Loading prints nothing, so the headless
+// tour and the viewer share it.
+
+#include <glide/controller/obj_level.hpp>
+#include <glide/controller/world.hpp>
+#include <glide/terrain/heightfield_loader.hpp>
+
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace glide::demo {
+
+/// What the walker should achieve at a waypoint.
+enum class Expect : std::uint8_t {
+  reach,   ///< the waypoint is reachable: a frame without progress toward it is stuck
+  blocked, ///< the walker pushes against geometry it must not pass until the timeout
+  either,  ///< a borderline case (a ramp at exactly max_slope): both outcomes are fine
+};
+
+/// One leg of the tour: the walker steers toward `target` until it is within `radius`.
+struct Waypoint {
+  std::string name;
+  glm::vec3 target{0.f}; ///< (m, world); only x and z steer, y is where the ground is (drawing)
+  float speed = 4.f;     ///< walking speed on this leg (m/s, > 0)
+  float radius = 0.3f;   ///< reached within this horizontal distance (m, > 0)
+  float timeout = 0.f;   ///< give up after this long (s, >= 0); 0 = twice the straight walk + 2 s
+  float wait = 0.f;      ///< idle this long once reached (s, >= 0)
+  bool jump = false;     ///< jump when the leg starts (if on the ground)
+  Expect expect = Expect::reach;
+};
+
+/// The scripted walk: waypoints in order.
+struct TourScript {
+  std::filesystem::path file;
+  std::string description;
+  std::vector<Waypoint> waypoints;
+};
+
+/// A loaded level: the world to move through, where to start and the tour.
+struct DemoLevel {
+  std::filesystem::path file; ///< the description (JSON)
+  std::string name;
+  std::filesystem::path obj_file;
+  std::filesystem::path terrain_file; ///< empty without terrain
+  HeightfieldLoadSettings terrain_settings;
+  World world;
+  std::vector<ObjLevelPiece> pieces; ///< the OBJ's pieces with their names and ids
+  std::vector<std::string> warnings; ///< from the OBJ loader
+  glm::vec3 spawn{0.f};              ///< feet of the character at the start (m)
+  TourScript script;
+};
+
+/// demo/levels/demo.json of the source tree this program was built from.
+std::filesystem::path default_level_file();
+
+/// Loads a level description; file names in it are relative to its folder. `script` replaces
+/// the tour named in the description when not empty. Throws glide::Error naming the file and
+/// field for a missing file, malformed JSON, a missing or wrong field, or an OBJ/terrain error.
+DemoLevel load_demo_level(const std::filesystem::path& file, const std::filesystem::path& script = {});
+
+/// Loads a tour script (JSON): {"defaults": {...}, "waypoints": [{"name", "to": [x, y, z],
+/// "speed", "radius", "timeout", "wait", "jump", "expect": "reach" | "blocked" | "either"}]}.
+/// Throws glide::Error naming the file, the waypoint and the field.
+TourScript load_tour_script(const std::filesystem::path& file);
+
+} // namespace glide::demo
