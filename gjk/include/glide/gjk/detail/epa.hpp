@@ -60,6 +60,8 @@ public:
 
   /// Starts from four affinely independent vertices.
   bool init(const std::array<MinkowskiVertex, 4>& tetra) {
+    vertices.reserve(32);
+    faces.reserve(64);
     vertices.assign(tetra.begin(), tetra.end());
     interior_ = (tetra[0].w + tetra[1].w + tetra[2].w + tetra[3].w) * 0.25;
     faces.clear();
@@ -107,7 +109,9 @@ public:
       }
       new_faces_.push_back(f);
     }
+    // Drop the replaced faces right away so every scan only sees the live surface.
     for (int i : visible_) faces[i].alive = false;
+    std::erase_if(faces, [](const Face& f) { return !f.alive; });
     faces.insert(faces.end(), new_faces_.begin(), new_faces_.end());
     return true;
   }
@@ -168,11 +172,8 @@ struct EpaResult {
   Status status = Status::converged;
 };
 
-/// Four affinely independent support points of A - B (inflated), or false when the
-/// difference is flatter than `flat_eps` in some direction.
-template <class A, class B>
-bool initial_tetrahedron(const A& a, const B& b, double inflation, double flat_eps, Polytope& poly,
-                         std::vector<MinkowskiVertex>& extra) {
+/// Unit directions probed for the initial polytope: the axes and the cube diagonals.
+inline const std::array<glm::dvec3, 14>& probe_directions() {
   static constexpr double k = 0.57735026918962576;
   static const std::array<glm::dvec3, 14> dirs{{{1, 0, 0},
                                                 {-1, 0, 0},
@@ -188,25 +189,32 @@ bool initial_tetrahedron(const A& a, const B& b, double inflation, double flat_e
                                                 {-k, -k, k},
                                                 {-k, k, k},
                                                 {k, -k, -k}}};
-  extra.clear();
-  for (const auto& d : dirs) extra.push_back(minkowski_support(a, b, d, inflation));
-  for (const auto& v : extra)
-    if (!is_finite(v.w)) return false;
+  return dirs;
+}
+
+using Probes = std::array<MinkowskiVertex, 14>;
+
+/// Four affinely independent support points of A - B (inflated), or false when the
+/// difference is flatter than `flat_eps` in some direction. `probes` are the support points
+/// along probe_directions() without inflation; a ball adds inflation * direction to each.
+template <class A, class B>
+bool initial_tetrahedron(const A& a, const B& b, Probes probes, double inflation, double flat_eps, Polytope& poly) {
+  for (std::size_t i = 0; i < probes.size(); ++i) probes[i].w += probe_directions()[i] * inflation;
 
   // Farthest pair, then farthest from their line, then farthest from their plane.
-  int i0 = 0, i1 = 0;
+  std::size_t i0 = 0, i1 = 0;
   double best = -1.0;
-  for (int i = 0; i < 14; ++i)
-    for (int j = i + 1; j < 14; ++j) {
-      const glm::dvec3 e = extra[j].w - extra[i].w;
+  for (std::size_t i = 0; i < probes.size(); ++i)
+    for (std::size_t j = i + 1; j < probes.size(); ++j) {
+      const glm::dvec3 e = probes[j].w - probes[i].w;
       if (glm::dot(e, e) > best) best = glm::dot(e, e), i0 = i, i1 = j;
     }
   if (!(std::sqrt(best) > flat_eps)) return false;
-  const glm::dvec3 p0 = extra[i0].w, axis = glm::normalize(extra[i1].w - p0);
+  const glm::dvec3 p0 = probes[i0].w, axis = glm::normalize(probes[i1].w - p0);
   auto line_distance = [&](const glm::dvec3& p) { return glm::length(glm::cross(p - p0, axis)); };
-  MinkowskiVertex v2 = extra[0];
+  MinkowskiVertex v2 = probes[0];
   best = -1.0;
-  for (const auto& v : extra)
+  for (const auto& v : probes)
     if (line_distance(v.w) > best) best = line_distance(v.w), v2 = v;
   if (!(best > flat_eps)) {
     const glm::dvec3 u =
@@ -218,16 +226,16 @@ bool initial_tetrahedron(const A& a, const B& b, double inflation, double flat_e
     }
     if (!(best > flat_eps)) return false;
   }
-  const glm::dvec3 n = glm::normalize(glm::cross(extra[i1].w - p0, v2.w - p0));
-  MinkowskiVertex v3 = extra[0];
+  const glm::dvec3 n = glm::normalize(glm::cross(probes[i1].w - p0, v2.w - p0));
+  MinkowskiVertex v3 = probes[0];
   best = -1.0;
   for (const glm::dvec3& d : {n, -n}) {
-    extra.push_back(minkowski_support(a, b, d, inflation));
-    const double h = std::abs(glm::dot(extra.back().w - p0, n));
-    if (h > best) best = h, v3 = extra.back();
+    const MinkowskiVertex s = minkowski_support(a, b, d, inflation);
+    const double h = std::abs(glm::dot(s.w - p0, n));
+    if (h > best) best = h, v3 = s;
   }
   if (!(best > flat_eps)) return false;
-  return poly.init({extra[i0], extra[i1], v2, v3});
+  return poly.init({probes[i0], probes[i1], v2, v3});
 }
 
 /// Penetration of A - B when the origin is (believed) inside it. `inflation` > 0 inflates A
@@ -236,26 +244,25 @@ template <class A, class B>
 EpaResult run_epa(const A& a, const B& b, double inflation, int max_iterations, double tolerance) {
   EpaResult out;
   Polytope poly;
-  std::vector<MinkowskiVertex> extra;
-  // Scale of the difference from a probe, for the flatness and rounding thresholds.
+  Probes probes;
+  // The probes also give the size of the difference, for the flatness and rounding thresholds.
   double scale = 0.0;
-  for (const glm::dvec3& d : {glm::dvec3(1, 0, 0), glm::dvec3(0, 1, 0), glm::dvec3(0, 0, 1)}) {
-    const MinkowskiVertex p = minkowski_support(a, b, d, 0.0), q = minkowski_support(a, b, -d, 0.0);
-    scale = std::max({scale, glm::length(p.w), glm::length(q.w)});
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    probes[i] = minkowski_support(a, b, probe_directions()[i], 0.0);
+    scale = std::max(scale, glm::length(probes[i].w));
   }
   if (!std::isfinite(scale)) {
     out.status = Status::invalid_input;
     return out;
   }
   const double flat_eps = 1e-6 * scale + 1e-12;
-  if (inflation <= 0.0 && !initial_tetrahedron(a, b, 0.0, flat_eps, poly, extra)) inflation = 1e-4 * scale + 1e-6;
-  if (inflation > 0.0 && !initial_tetrahedron(a, b, inflation, 0.1 * inflation, poly, extra)) {
+  if (inflation <= 0.0 && !initial_tetrahedron(a, b, probes, 0.0, flat_eps, poly)) inflation = 1e-4 * scale + 1e-6;
+  if (inflation > 0.0 && !initial_tetrahedron(a, b, probes, inflation, 0.1 * inflation, poly)) {
     // Nothing to expand (rounding at extreme scales): report touching.
     out.status = Status::degenerate;
     return out;
   }
   const double visible_eps = 1e-10 * (scale + inflation);
-  for (const auto& v : extra) poly.add(v, visible_eps);
 
   tolerance = std::max(tolerance, 1e-7 * scale);
   int face = poly.closest_face();
