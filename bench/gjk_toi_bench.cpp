@@ -1,7 +1,9 @@
 // Time of impact: bisection against conservative advancement on the same streams of 4096
 // distinct sweeps (capsule core segment, radius 0.3, vs random hulls of 8 and 64 vertices),
-// split into hits, misses and a mixed stream. Tolerance 1e-4 m.
+// split into hits, misses and a mixed stream. Tolerance 1e-4 m. Also the cost of
+// penetration() for capsules overlapping the same kind of hulls (no peer).
 #include <glide/gjk/convex_hull.hpp>
+#include <glide/gjk/penetration.hpp>
 #include <glide/gjk/toi.hpp>
 
 #include <benchmark/benchmark.h>
@@ -81,6 +83,34 @@ void toi_stream(benchmark::State& state, int vertices, Kind kind) {
 void bisection(benchmark::State& state, int vertices, Kind kind) { toi_stream<false>(state, vertices, kind); }
 void advancement(benchmark::State& state, int vertices, Kind kind) { toi_stream<true>(state, vertices, kind); }
 
+// 4096 capsules (radius 0.3) whose core is inside or crosses one of 16 unit-size hulls.
+void penetration_stream(benchmark::State& state, int vertices) {
+  std::mt19937 rng(777u + static_cast<unsigned>(vertices));
+  std::normal_distribution<float> g;
+  auto unit = [&] { return glm::normalize(glm::vec3(g(rng), g(rng), g(rng)) + glm::vec3(1e-6f)); };
+  std::vector<ConvexHull> hulls;
+  for (int h = 0; h < 16; ++h) {
+    std::vector<glm::vec3> pts(static_cast<std::size_t>(vertices));
+    for (auto& p : pts) p = unit();
+    hulls.emplace_back(pts);
+  }
+  std::vector<Capsule> capsules(k_stream);
+  for (auto& c : capsules) {
+    const glm::vec3 centre = unit() * 0.3f, half_axis = unit() * 0.6f;
+    c = {{centre - half_axis, centre + half_axis}, k_radius};
+  }
+  std::size_t i = 0;
+  long iterations = 0, count = 0;
+  for (auto _ : state) {
+    const PenetrationResult r = penetration(capsules[i], hulls[i % hulls.size()]);
+    benchmark::DoNotOptimize(r);
+    iterations += r.iterations;
+    ++count;
+    i = (i + 1) % k_stream;
+  }
+  state.counters["epa_iterations"] = static_cast<double>(iterations) / static_cast<double>(count);
+}
+
 } // namespace
 
 BENCHMARK_CAPTURE(bisection, hull8_hits, 8, Kind::hits);
@@ -95,5 +125,8 @@ BENCHMARK_CAPTURE(bisection, hull64_misses, 64, Kind::misses);
 BENCHMARK_CAPTURE(advancement, hull64_misses, 64, Kind::misses);
 BENCHMARK_CAPTURE(bisection, hull64_mixed, 64, Kind::mixed);
 BENCHMARK_CAPTURE(advancement, hull64_mixed, 64, Kind::mixed);
+
+BENCHMARK_CAPTURE(penetration_stream, capsule_hull8, 8);
+BENCHMARK_CAPTURE(penetration_stream, capsule_hull64, 64);
 
 BENCHMARK_MAIN();
