@@ -17,7 +17,9 @@ function(glide_target_options target)
   endif()
   target_compile_features(${target} PUBLIC cxx_std_20)
   set_target_properties(${target} PROPERTIES CXX_EXTENSIONS OFF)
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -ffp-contract=off)
+  # -fno-semantic-interposition: the libraries are position-independent (a game may link them
+  # into a shared object), and without it GCC will not inline their own exported helpers.
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -ffp-contract=off -fno-semantic-interposition)
   if(GLIDE_WARNINGS_AS_ERRORS)
     target_compile_options(${target} PRIVATE -Werror)
   endif()
