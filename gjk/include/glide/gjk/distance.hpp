@@ -119,7 +119,16 @@ requires requires(const S& s, const glm::vec3& d, int& hint) {
 struct SupportCursor<S> {
   const S& shape;
   int hint = -1;
-  glm::vec3 operator()(const glm::vec3& d) { return shape.support(d, hint); }
+  glm::vec3 last{0.f};
+  glm::vec3 operator()(const glm::vec3& d) {
+    // Climbing from the last vertex pays only when the direction turned by less than 60°
+    // (separated shapes); near contact and in overlap GJK's direction flips and a cold
+    // start (from the hull's axis extremes) is shorter.
+    const float dl = glm::dot(d, last);
+    if (!(dl > 0.f && 4.f * dl * dl > glm::dot(d, d) * glm::dot(last, last))) hint = -1;
+    last = d;
+    return shape.support(d, hint);
+  }
 };
 
 inline DistanceResult invalid_result(SimplexCache* cache) {
