@@ -1,0 +1,48 @@
+#pragma once
+
+#include "input.hpp"
+
+#include <glide/controller/controller.hpp>
+#include <glide/controller/world.hpp>
+
+#include <glm/vec3.hpp>
+
+namespace glide::viewer {
+
+/// The game side of the character: walking speed, gravity and jumping (the controller leaves
+/// them to the game), plus what the stats panel shows about each move.
+struct WalkerTuning {
+  float walk_speed = 4.f;  ///< (m/s)
+  float jump_speed = 5.5f; ///< upward speed at take-off (m/s)
+  float gravity = 15.f;    ///< downward acceleration (m/s^2)
+};
+
+struct MoveStats {
+  double last_us = 0.0;    ///< time of the last Controller::move (microseconds)
+  double average_us = 0.0; ///< exponential average over about 60 moves (microseconds)
+  int iterations = 0;      ///< slide iterations of the last move
+  glm::vec3 motion{0.f};   ///< motion requested by the last move: velocity * dt (m)
+};
+
+class Walker {
+public:
+  Walker(const World& world, const ControllerSettings& settings, const glm::vec3& spawn);
+
+  /// One frame: turns `input` into a velocity along the camera's axes, applies gravity and
+  /// jumps, moves the controller.
+  const MoveResult& step(const FrameInput& input, const glm::vec3& forward, const glm::vec3& right, float dt);
+
+  Controller& controller() { return controller_; }
+  const Controller& controller() const { return controller_; }
+  const MoveResult& last() const { return last_; }
+  const MoveStats& stats() const { return stats_; }
+  WalkerTuning tuning;
+
+private:
+  Controller controller_;
+  MoveResult last_;
+  MoveStats stats_;
+  float vertical_speed_ = 0.f; ///< (m/s, + up)
+};
+
+} // namespace glide::viewer
