@@ -6,6 +6,8 @@ GLIDE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Build tools and the libraries every build needs.
 GLIDE_PACKAGES=(g++ cmake make pkg-config libglm-dev doctest-dev libtinyobjloader-dev libcli11-dev
   nlohmann-json3-dev libstb-dev libbenchmark-dev)
+# The viewer (glide demo --view) and its test under a virtual display with software OpenGL.
+GLIDE_PACKAGES+=(libglfw3-dev libimgui-dev xvfb xauth libgl1-mesa-dri)
 
 # glide_install_packages PACKAGE...: one apt-get update, then install only the missing ones.
 glide_install_packages() {
