@@ -36,10 +36,28 @@ void place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm
 
 } // namespace
 
-World::World() : bvh_(std::make_unique<detail::Bvh>()) {}
+World::World() = default; // the hierarchy is created by the first update()
 World::~World() = default;
-World::World(World&&) noexcept = default;
-World& World::operator=(World&&) noexcept = default;
+
+// Moving leaves the source an empty world, not one with stale counts or terrain.
+World::World(World&& other) noexcept { swap(other); }
+
+World& World::operator=(World&& other) noexcept {
+  World taken(std::move(other));
+  swap(taken);
+  return *this;
+}
+
+void World::swap(World& other) noexcept {
+  std::swap(pieces_, other.pieces_);
+  std::swap(live_count_, other.live_count_);
+  std::swap(terrain_, other.terrain_);
+  std::swap(terrain_layers_, other.terrain_layers_);
+  std::swap(query_pieces_, other.query_pieces_);
+  std::swap(vertex_pool_, other.vertex_pool_);
+  std::swap(bvh_, other.bvh_);
+  std::swap(bvh_dirty_, other.bvh_dirty_);
+}
 
 PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceInfo info) {
   validate(transform);
@@ -109,6 +127,10 @@ void World::clear_terrain() {
 }
 
 void World::update() const {
+  if (!bvh_) {
+    bvh_ = std::make_unique<detail::Bvh>();
+    bvh_dirty_ = true;
+  }
   if (!bvh_dirty_) return;
   std::vector<gjk::Aabb> boxes;
   std::vector<std::uint32_t> ids;

@@ -81,3 +81,20 @@ TEST_CASE("World rebuilds its hierarchy lazily after edits") {
   CHECK(world.bvh().items().size() == 201);
   for (std::uint32_t item : world.bvh().items()) CHECK(item != 5u);
 }
+
+TEST_CASE("A moved-from world is empty and still answers queries") {
+  World a;
+  glide::test::add_box(a, {0, 0, 0}, {1, 1, 1});
+  a.set_terrain(glide::Heightfield(2, 2, {0.f, 0.f, 0.f, 0.f}));
+  const glide::gjk::Capsule c{{{-3, 0.5f, 0.5f}, {-3, 0.5f, 0.5f}}, 0.2f};
+  World b = std::move(a);
+  CHECK(b.piece_count() == 1);
+  CHECK(b.sweep_capsule(c, {5, 0, 0}).hit);
+  CHECK(a.piece_count() == 0);
+  CHECK(a.terrain() == nullptr);
+  CHECK(a.piece_ids().empty());
+  CHECK_FALSE(a.sweep_capsule(c, {5, 0, 0}).hit);
+  a = std::move(b);
+  CHECK(a.piece_count() == 1);
+  CHECK(a.sweep_capsule(c, {5, 0, 0}).hit);
+}

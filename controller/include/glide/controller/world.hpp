@@ -103,6 +103,7 @@ private:
     std::vector<glm::vec3> world_vertices;
     bool alive = true;
   };
+  void swap(World& other) noexcept;
   const Piece& piece(PieceId id) const;
   Piece& piece(PieceId id);
 
@@ -124,7 +125,7 @@ private:
     return (p.layers & filter.layer_mask) != 0u && (!filter.accept || filter.accept(PieceId{p.slot}));
   }
   mutable std::unique_ptr<detail::Bvh> bvh_;
-  mutable bool bvh_dirty_ = false;
+  mutable bool bvh_dirty_ = true;
   std::uint64_t revision_ = 0;
 };
 
