@@ -5,6 +5,7 @@
 // frame-coherent sequence (a segment moving 1 cm per query).
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/distance.hpp>
+#include <glide/gjk/intersect.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -97,6 +98,18 @@ void glide_distance(benchmark::State& state) {
   for (auto _ : state) {
     const Query& q = set.queries[i];
     benchmark::DoNotOptimize(distance(q.segment, set.hulls[static_cast<std::size_t>(q.hull)]));
+    i = (i + 1) % k_stream;
+  }
+}
+
+// Boolean GJK on the same streams, for reference (no peer: FCL and Bullet answer the same
+// question only through their distance or collision pipelines).
+void glide_intersect(benchmark::State& state) {
+  const CaseSet& set = cases(static_cast<int>(state.range(0)), static_cast<Kind>(state.range(1)));
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const Query& q = set.queries[i];
+    benchmark::DoNotOptimize(intersect(q.segment, set.hulls[static_cast<std::size_t>(q.hull)]));
     i = (i + 1) % k_stream;
   }
 }
@@ -257,6 +270,7 @@ void sizes_and_kinds(benchmark::internal::Benchmark* b) {
 } // namespace
 
 BENCHMARK(glide_distance)->Apply(sizes_and_kinds);
+BENCHMARK(glide_intersect)->Apply(sizes_and_kinds);
 #ifdef GLIDE_BENCH_HAVE_FCL
 BENCHMARK_CAPTURE(fcl_distance, libccd, fcl::GST_LIBCCD)->Apply(sizes_and_kinds);
 BENCHMARK_CAPTURE(fcl_distance, indep, fcl::GST_INDEP)->Apply(sizes_and_kinds);
