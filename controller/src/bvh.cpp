@@ -29,6 +29,54 @@ struct Split {
   float cost = 0.f;
 };
 
+// The build permutes these records rather than indices, so every pass reads memory in order.
+struct Prim {
+  gjk::Aabb box;
+  glm::vec3 centroid;
+  std::uint32_t id;
+};
+
+int bin_of(float c, float lo, float scale) { return std::min(k_bins - 1, static_cast<int>((c - lo) * scale)); }
+
+// Best SAH split of prims[begin, end) over the three axes, binned in one pass.
+Split best_split(const Prim* prims, std::uint32_t count, const gjk::Aabb& centroid_bounds) {
+  const glm::vec3 extent = centroid_bounds.extents();
+  glm::vec3 scale;
+  for (int a = 0; a < 3; ++a) scale[a] = extent[a] > 0.f ? static_cast<float>(k_bins) / extent[a] : 0.f;
+  std::array<std::array<Bin, k_bins>, 3> bins{};
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const Prim& p = prims[i];
+    for (int a = 0; a < 3; ++a) {
+      Bin& bin = bins[a][static_cast<std::size_t>(bin_of(p.centroid[a], centroid_bounds.min[a], scale[a]))];
+      bin.count++;
+      bin.bounds = bin.bounds.merged(p.box);
+    }
+  }
+  Split best;
+  for (int a = 0; a < 3; ++a) {
+    if (!(extent[a] > 0.f)) continue;
+    // Sweep from the right for the cost of every right part, then from the left.
+    std::array<float, k_bins> right_cost{};
+    gjk::Aabb right;
+    std::uint32_t right_count = 0;
+    for (int b = k_bins - 1; b > 0; --b) {
+      right = right.merged(bins[a][b].bounds);
+      right_count += bins[a][b].count;
+      right_cost[b - 1] = right_count > 0 ? right.half_area() * static_cast<float>(right_count) : 0.f;
+    }
+    gjk::Aabb left;
+    std::uint32_t left_count = 0;
+    for (int b = 0; b < k_bins - 1; ++b) {
+      left = left.merged(bins[a][b].bounds);
+      left_count += bins[a][b].count;
+      if (left_count == 0 || left_count == count) continue;
+      const float cost = left.half_area() * static_cast<float>(left_count) + right_cost[b];
+      if (best.axis < 0 || cost < best.cost) best = {a, b, cost};
+    }
+  }
+  return best;
+}
+
 } // namespace
 
 void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids) {
@@ -39,12 +87,8 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   const auto n = static_cast<std::uint32_t>(boxes.size());
   if (n == 0) return;
 
-  std::vector<std::uint32_t> order(n);
-  std::vector<glm::vec3> centroids(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    order[i] = i;
-    centroids[i] = boxes[i].center();
-  }
+  std::vector<Prim> prims(n);
+  for (std::uint32_t i = 0; i < n; ++i) prims[i] = {boxes[i], boxes[i].center(), ids[i]};
   nodes_.reserve(2 * static_cast<std::size_t>(n) + 1);
   nodes_.push_back({}); // root
   nodes_.push_back({}); // padding: sibling pairs start at even indices
@@ -54,11 +98,13 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
     const Task task = tasks.back();
     tasks.pop_back();
     const std::uint32_t count = task.end - task.begin;
+    Prim* const first = prims.data() + task.begin;
+    Prim* const last = prims.data() + task.end;
 
     gjk::Aabb bounds, centroid_bounds;
-    for (std::uint32_t i = task.begin; i < task.end; ++i) {
-      bounds = bounds.merged(boxes[order[i]]);
-      centroid_bounds = centroid_bounds.merged(centroids[order[i]]);
+    for (const Prim* p = first; p != last; ++p) {
+      bounds = bounds.merged(p->box);
+      centroid_bounds = centroid_bounds.merged(p->centroid);
     }
     nodes_[task.node].bounds = bounds;
 
@@ -73,39 +119,7 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
 
     const glm::vec3 extent = centroid_bounds.extents();
     std::uint32_t mid = task.begin;
-    Split best;
-    if (task.depth < k_sah_depth) {
-      for (int axis = 0; axis < 3; ++axis) {
-        if (!(extent[axis] > 0.f)) continue;
-        std::array<Bin, k_bins> bins{};
-        const float scale = static_cast<float>(k_bins) / extent[axis];
-        for (std::uint32_t i = task.begin; i < task.end; ++i) {
-          const int b =
-              std::min(k_bins - 1, static_cast<int>((centroids[order[i]][axis] - centroid_bounds.min[axis]) * scale));
-          bins[b].count++;
-          bins[b].bounds = bins[b].bounds.merged(boxes[order[i]]);
-        }
-        // Sweep from the right to get the cost of every right part, then from the left.
-        std::array<float, k_bins> right_cost{};
-        gjk::Aabb right;
-        std::uint32_t right_count = 0;
-        for (int b = k_bins - 1; b > 0; --b) {
-          right = right.merged(bins[b].bounds);
-          right_count += bins[b].count;
-          right_cost[b - 1] = right_count > 0 ? right.half_area() * static_cast<float>(right_count) : 0.f;
-        }
-        gjk::Aabb left;
-        std::uint32_t left_count = 0;
-        for (int b = 0; b < k_bins - 1; ++b) {
-          left = left.merged(bins[b].bounds);
-          left_count += bins[b].count;
-          if (left_count == 0 || left_count == count) continue;
-          const float cost = left.half_area() * static_cast<float>(left_count) + right_cost[b];
-          if (best.axis < 0 || cost < best.cost) best = {axis, b, cost};
-        }
-      }
-    }
-
+    const Split best = task.depth < k_sah_depth ? best_split(first, count, centroid_bounds) : Split{};
     if (best.axis >= 0) {
       const float parent_area = bounds.half_area();
       const float leaf_cost = static_cast<float>(count);
@@ -117,10 +131,9 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
       const int axis = best.axis;
       const float scale = static_cast<float>(k_bins) / extent[axis];
       const float lo = centroid_bounds.min[axis];
-      auto* split = std::partition(order.data() + task.begin, order.data() + task.end, [&](std::uint32_t i) {
-        return std::min(k_bins - 1, static_cast<int>((centroids[i][axis] - lo) * scale)) <= best.bin;
-      });
-      mid = static_cast<std::uint32_t>(split - order.data());
+      Prim* split =
+          std::partition(first, last, [&](const Prim& p) { return bin_of(p.centroid[axis], lo, scale) <= best.bin; });
+      mid = static_cast<std::uint32_t>(split - prims.data());
     }
     if (mid == task.begin || mid == task.end) {
       if (count <= k_max_leaf) {
@@ -133,8 +146,8 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
       if (extent.y > extent[axis]) axis = 1;
       if (extent.z > extent[axis]) axis = 2;
       mid = task.begin + count / 2;
-      std::nth_element(order.data() + task.begin, order.data() + mid, order.data() + task.end,
-                       [&](std::uint32_t a, std::uint32_t b) { return centroids[a][axis] < centroids[b][axis]; });
+      std::nth_element(first, prims.data() + mid, last,
+                       [&](const Prim& a, const Prim& b) { return a.centroid[axis] < b.centroid[axis]; });
     }
 
     const auto left = static_cast<std::uint32_t>(nodes_.size());
@@ -153,8 +166,8 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   items_.resize(n);
   item_bounds_.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) {
-    items_[i] = ids[order[i]];
-    item_bounds_[i] = boxes[order[i]];
+    items_[i] = prims[i].id;
+    item_bounds_[i] = prims[i].box;
   }
 }
 
