@@ -1,0 +1,241 @@
+// The viewer's parts that need no display: settings files, meshes, debug geometry and the
+// walker on the built-in level. The drawn picture is checked by the viewer_screenshot test.
+#include "approx.hpp"
+
+#include "debug_draw.hpp"
+#include "mesh.hpp"
+#include "settings_file.hpp"
+#include "viewer.hpp"
+#include "walker.hpp"
+
+#include <glide/gjk/error.hpp>
+
+#include <doctest/doctest.h>
+#include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using namespace glide;
+using namespace glide::viewer;
+
+namespace {
+
+fs::path work_file(const std::string& name) {
+  const fs::path dir = fs::path(GLIDE_TEST_WORK_DIR);
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+void write(const fs::path& file, const std::string& text) { std::ofstream(file) << text; }
+
+} // namespace
+
+TEST_CASE("settings file: every field survives a save and a load") {
+  ControllerSettings s;
+  s.radius = 0.45f;
+  s.height = 2.1f;
+  s.up = {0.f, 0.f, 1.f};
+  s.skin_width = 0.02f;
+  s.min_move_distance = 3e-5f;
+  s.recovery_speed = 4.5f;
+  s.max_slope = glm::radians(37.f);
+  s.step_height = 0.25f;
+  s.step_min_forward = 0.1f;
+  s.step_max_wall_angle = glm::radians(60.f);
+  s.floor_snap_distance = 0.15f;
+  s.max_iterations = 7;
+  s.toi_method = ToiMethod::bisection;
+  s.toi_tolerance = 5e-5f;
+  s.layer_mask = 0x5u;
+  const fs::path file = work_file("round_trip.json");
+  save_settings(file, s);
+  const ControllerSettings r = load_settings(file);
+  CHECK(r.radius == s.radius);
+  CHECK(r.height == s.height);
+  CHECK(r.up == s.up);
+  CHECK(r.skin_width == s.skin_width);
+  CHECK(r.min_move_distance == s.min_move_distance);
+  CHECK(r.recovery_speed == s.recovery_speed);
+  // Angles go through degrees in the file: equal to float rounding.
+  CHECK_APPROX(r.max_slope, s.max_slope, 1e-6f);
+  CHECK_APPROX(r.step_max_wall_angle, s.step_max_wall_angle, 1e-6f);
+  CHECK(r.step_height == s.step_height);
+  CHECK(r.step_min_forward == s.step_min_forward);
+  CHECK(r.floor_snap_distance == s.floor_snap_distance);
+  CHECK(r.max_iterations == s.max_iterations);
+  CHECK(r.toi_method == ToiMethod::bisection);
+  CHECK(r.toi_tolerance == s.toi_tolerance);
+  CHECK(r.layer_mask == s.layer_mask);
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text.find("\"max_slope_deg\": 37") != std::string::npos);
+}
+
+TEST_CASE("settings file: missing fields keep the base values, degrees become radians") {
+  const fs::path file = work_file("partial.json");
+  write(file, R"({"radius": 0.5, "max_slope_deg": 30})");
+  ControllerSettings base;
+  base.step_height = 0.2f;
+  const ControllerSettings r = load_settings(file, base);
+  CHECK(r.radius == 0.5f);
+  CHECK_APPROX(r.max_slope, glm::radians(30.f), 1e-6f);
+  CHECK(r.step_height == 0.2f);
+  CHECK(r.height == base.height);
+  CHECK(r.toi_method == base.toi_method);
+}
+
+TEST_CASE("settings file: bad files throw glide::Error naming the file and the field") {
+  const auto message = [](const fs::path& file) {
+    try {
+      (void)load_settings(file);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const fs::path missing = work_file("does_not_exist.json");
+  fs::remove(missing);
+  CHECK(message(missing).find("cannot be opened") != std::string::npos);
+
+  const fs::path garbage = work_file("garbage.json");
+  write(garbage, "{ radius: ");
+  CHECK(message(garbage).find("not JSON") != std::string::npos);
+  CHECK(message(garbage).find("garbage.json") != std::string::npos);
+
+  const fs::path wrong_type = work_file("wrong_type.json");
+  write(wrong_type, R"({"height": "tall"})");
+  CHECK(message(wrong_type).find("field height") != std::string::npos);
+
+  const fs::path wrong_method = work_file("wrong_method.json");
+  write(wrong_method, R"({"toi_method": "guess"})");
+  CHECK(message(wrong_method).find("guess") != std::string::npos);
+
+  const fs::path not_object = work_file("array.json");
+  write(not_object, "[1, 2]");
+  CHECK(message(not_object).find("expected an object") != std::string::npos);
+}
+
+TEST_CASE("capsule mesh: every vertex on the capsule surface, feet at the origin") {
+  const float radius = 0.4f, height = 1.7f;
+  const TriangleMesh mesh = capsule_mesh(radius, height, capsule_color);
+  REQUIRE(mesh.size() % 3 == 0);
+  REQUIRE(!mesh.empty());
+  float low = 1e9f, high = -1e9f;
+  for (const MeshVertex& v : mesh) {
+    // Distance from the inner segment between the sphere centres, in double.
+    const double y = std::clamp(static_cast<double>(v.position.y), static_cast<double>(radius),
+                                static_cast<double>(height - radius));
+    const double dx = v.position.x, dy = v.position.y - y, dz = v.position.z;
+    CHECK(std::sqrt(dx * dx + dy * dy + dz * dz) == doctest::Approx(radius).epsilon(1e-5));
+    CHECK_APPROX(glm::length(v.normal), 1.f, 1e-5f);
+    low = std::min(low, v.position.y);
+    high = std::max(high, v.position.y);
+  }
+  CHECK_APPROX(low, 0.f, 1e-5f);
+  CHECK_APPROX(high, height, 1e-5f);
+}
+
+TEST_CASE("level mesh: every hull face of the built-in level, tops walkable and sides walls") {
+  const ViewerLevel level = builtin_level();
+  std::size_t faces = 0;
+  for (const PieceId id : level.world.piece_ids()) faces += level.world.hull(id).faces().size();
+  const TriangleMesh mesh = level_mesh(level.world, glm::radians(50.f));
+  CHECK(mesh.size() == 3 * faces);
+  for (std::size_t i = 0; i < mesh.size(); i += 3) {
+    // Flat shaded: the three vertices share the face normal, and the colour follows its slope.
+    const glm::vec3 n = mesh[i].normal;
+    CHECK(mesh[i + 1].normal == n);
+    const bool walkable = n.y >= std::cos(glm::radians(50.f));
+    CHECK(mesh[i].color == (walkable ? walkable_color : wall_color));
+  }
+  // Under a 0 degree limit only exactly level faces stay walkable: the 30 degree ramp is a wall.
+  const TriangleMesh strict = level_mesh(level.world, 0.f);
+  const auto walkable = [](const TriangleMesh& m) {
+    return std::count_if(m.begin(), m.end(), [](const MeshVertex& v) { return v.color == walkable_color; });
+  };
+  CHECK(walkable(strict) < walkable(mesh));
+}
+
+TEST_CASE("walker: walks the camera's forward at walk speed on the built-in floor") {
+  const ViewerLevel level = builtin_level();
+  Walker walker(level.world, {}, level.spawn);
+  FrameInput in;
+  in.walk = {0.f, 1.f};
+  const glm::vec3 forward{0.f, 0.f, 1.f}, right{-1.f, 0.f, 0.f}; // away from the boxes (at -z)
+  const float dt = 1.f / 60.f;
+  for (int i = 0; i < 60; ++i) walker.step(in, forward, right, dt);
+  const glm::vec3 p = walker.controller().position();
+  // 1 s at 4 m/s; the spawn sits 5 cm above the floor and settles onto it.
+  CHECK_APPROX(p.z - level.spawn.z, 4.f, 0.02f);
+  CHECK_APPROX(p.x, level.spawn.x, 1e-4f);
+  CHECK_APPROX(p.y, 0.f, 0.02f);
+  CHECK(walker.last().ground.state == GroundState::on_ground);
+  CHECK(walker.stats().iterations >= 1);
+  CHECK_APPROX(walker.stats().motion, glm::vec3(0.f, 0.f, 4.f * dt), 1e-5f);
+}
+
+TEST_CASE("walker: a jump rises to v^2 / 2g and lands back on the ground") {
+  const ViewerLevel level = builtin_level();
+  Walker walker(level.world, {}, level.spawn);
+  const glm::vec3 forward{0.f, 0.f, 1.f}, right{-1.f, 0.f, 0.f};
+  const float dt = 1.f / 240.f; // fine steps: the discrete apex is within a few mm of the analytic one
+  FrameInput idle;
+  for (int i = 0; i < 60; ++i) walker.step(idle, forward, right, dt);
+  REQUIRE(walker.last().ground.state == GroundState::on_ground);
+  const float floor_y = walker.controller().position().y;
+  FrameInput jump;
+  jump.jump = true;
+  walker.step(jump, forward, right, dt);
+  float apex = floor_y;
+  bool left_ground = false;
+  for (int i = 0; i < 480; ++i) {
+    walker.step(idle, forward, right, dt);
+    apex = std::max(apex, walker.controller().position().y);
+    left_ground |= walker.last().ground.state == GroundState::in_air;
+  }
+  const float v = walker.tuning.jump_speed, g = walker.tuning.gravity;
+  CHECK(left_ground);
+  CHECK_APPROX(apex - floor_y, v * v / (2.f * g), 0.03f);
+  CHECK(walker.last().ground.state == GroundState::on_ground);
+  CHECK_APPROX(walker.controller().position().y, floor_y, 0.02f);
+}
+
+TEST_CASE("debug scene: closest points of a capsule on the floor, under the feet") {
+  const ViewerLevel level = builtin_level();
+  Walker walker(level.world, {}, level.spawn);
+  const glm::vec3 forward{0.f, 0.f, 1.f}, right{-1.f, 0.f, 0.f};
+  for (int i = 0; i < 30; ++i) walker.step(FrameInput{}, forward, right, 1.f / 60.f);
+  const glm::vec3 feet = walker.controller().position();
+  DebugDrawOptions options;
+  const DebugScene scene = debug_scene(level.world, walker.controller(), walker.last(), options);
+  REQUIRE(scene.spheres.size() >= 2);
+  // The floor's closest point lies on its top (y = 0) under the feet; the capsule's is its lowest point.
+  const auto on_floor = std::find_if(scene.spheres.begin(), scene.spheres.end(), [&](const DebugSphere& s) {
+    return glm::length(s.centre - glm::vec3(feet.x, 0.f, feet.z)) < 1e-3f;
+  });
+  CHECK(on_floor != scene.spheres.end());
+  const auto on_capsule = std::find_if(scene.spheres.begin(), scene.spheres.end(),
+                                       [&](const DebugSphere& s) { return glm::length(s.centre - feet) < 1e-3f; });
+  CHECK(on_capsule != scene.spheres.end());
+  CHECK(scene.lines.size() % 2 == 0);
+  // The ground normal line starts at the ground point and points up.
+  const auto ground = std::find_if(scene.lines.begin(), scene.lines.end(), [&](const LineVertex& v) {
+    return glm::length(v.position - walker.last().ground.point) < 1e-6f;
+  });
+  REQUIRE(ground != scene.lines.end());
+
+  // Everything off: nothing to draw.
+  const DebugScene none = debug_scene(level.world, walker.controller(), walker.last(),
+                                      DebugDrawOptions{.closest_points = false,
+                                                       .contact_normals = false,
+                                                       .sweep_hits = false,
+                                                       .ground_normal = false,
+                                                       .stair_probe = false,
+                                                       .iterations = false});
+  CHECK(none.lines.empty());
+  CHECK(none.spheres.empty());
+}
