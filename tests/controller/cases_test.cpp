@@ -110,6 +110,7 @@ TEST_CASE("malformed files name the file, the case and the JSON path") {
       {"short_vector.json", {"case \"position_with_two_numbers\"", "/cases/0/world/0/position", "[x, y, z]"}},
       {"unknown_instance.json", {"case \"query_names_nothing\"", "/cases/0/query/b", "\"wall\""}},
       {"move_reserved.json", {"case \"controller_walk\"", "/cases/0/query/type", "reserved"}},
+      {"duplicate_field.json", {"duplicate_field.json: ", "/cases/0/expect", "duplicate field \"distance\""}},
       {"number_overflow.json", {"number_overflow.json: ", "number overflow", "1e999"}},
   };
   for (const auto& b : bad) {

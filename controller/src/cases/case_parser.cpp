@@ -292,15 +292,7 @@ CaseFile parse_case_text(const std::string& text, const std::string& label, cons
   CaseFile file;
   file.path = label;
   Where where{label, {}};
-  try {
-    file.document = Json::parse(text);
-  } catch (const Json::exception& e) {
-    // Syntax errors and number overflow ("1e999"). nlohmann's message carries the line and
-    // column; drop its "[json.exception...]" prefix.
-    std::string what = e.what();
-    if (const auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
-    throw Error(label + ": " + what);
-  }
+  file.document = parse_json(text, label);
   const Node root(file.document, "", where);
   Fields f(root);
   const Node cases = f.required("cases");

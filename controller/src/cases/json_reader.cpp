@@ -16,6 +16,60 @@ void fail_at(const Where& where, const std::string& path, const std::string& mes
   throw Error(s.str());
 }
 
+Json parse_json(const std::string& text, const std::string& label) {
+  // The parser callback sees keys as they come; a stack of open containers gives the path of
+  // a duplicate (an array frame counts its finished elements).
+  struct Frame {
+    bool object = false;
+    std::set<std::string> keys;
+    std::string key;
+    std::size_t index = 0;
+  };
+  std::vector<Frame> stack;
+  const auto element_done = [&stack] {
+    if (!stack.empty() && !stack.back().object) ++stack.back().index;
+  };
+  const auto callback = [&](int, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+    case Json::parse_event_t::object_start:
+      stack.push_back({true, {}, {}, 0});
+      break;
+    case Json::parse_event_t::array_start:
+      stack.push_back({false, {}, {}, 0});
+      break;
+    case Json::parse_event_t::object_end:
+    case Json::parse_event_t::array_end:
+      stack.pop_back();
+      element_done();
+      break;
+    case Json::parse_event_t::key: {
+      Frame& top = stack.back();
+      top.key = parsed.get<std::string>();
+      if (!top.keys.insert(top.key).second) {
+        std::string path;
+        for (std::size_t i = 0; i + 1 < stack.size(); ++i)
+          path.append("/").append(stack[i].object ? pointer_escape(stack[i].key) : std::to_string(stack[i].index));
+        throw Error(label + ": " + (path.empty() ? "/" : path) + ": duplicate field \"" + top.key + "\"");
+      }
+      break;
+    }
+    case Json::parse_event_t::value:
+      element_done();
+      break;
+    }
+    return true;
+  };
+  try {
+    return Json::parse(text, callback);
+  } catch (const Json::exception& e) {
+    // Syntax errors and number overflow ("1e999"). nlohmann's message carries the line and
+    // column; drop its "[json.exception...]" prefix.
+    std::string what = e.what();
+    if (const auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    throw Error(label + ": " + what);
+  }
+}
+
 std::string type_name(const Json& value) {
   if (value.is_number()) return "a number";
   if (value.is_string()) return "a string";

@@ -79,6 +79,10 @@ private:
   std::set<std::string> read_;
 };
 
+/// Parses JSON text; syntax errors, number overflow and duplicate keys in an object (which
+/// nlohmann-json would silently resolve) throw glide::Error "<label>: ...".
+Json parse_json(const std::string& text, const std::string& label);
+
 std::string type_name(const Json& value);
 std::string pointer_escape(const std::string& key);
 

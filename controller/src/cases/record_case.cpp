@@ -85,13 +85,8 @@ Json read_or_new(const std::filesystem::path& file) {
   if (!in) return Json{{"cases", Json::array()}};
   std::ostringstream text;
   text << in.rdbuf();
-  Json doc;
-  try {
-    doc = Json::parse(text.str());
-  } catch (const Json::parse_error& e) {
-    throw Error(file.string() + ": not a case file: " + e.what());
-  }
-  if (!doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array())
+  const Json doc = cases::parse_json(text.str(), file.string());
+  if (!doc.is_object() || !doc.contains("cases") || !doc.at("cases").is_array())
     throw Error(file.string() + ": not a case file (no \"cases\" array)");
   return doc;
 }
