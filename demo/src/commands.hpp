@@ -14,5 +14,7 @@ namespace glide::cli {
 void add_info_command(CLI::App& app, std::ostream& out, std::function<int()>& action);
 /// `glide cases PATH...`: runs case files (docs/cases.md), one PASS/FAIL line per case.
 void add_cases_command(CLI::App& app, std::ostream& out, std::function<int()>& action);
+/// `glide demo`: the scripted tour of the demo level, a table of figures and a PNG map.
+void add_demo_command(CLI::App& app, std::ostream& out, std::ostream& err, std::function<int()>& action);
 
 } // namespace glide::cli

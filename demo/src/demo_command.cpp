@@ -1,0 +1,198 @@
+#include "demo_command.hpp"
+
+#include "commands.hpp"
+
+#include <glide/gjk/error.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <glm/trigonometric.hpp>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+
+namespace glide::cli {
+namespace {
+
+// One table row: a label in a fixed column, then the value right-aligned.
+void row(std::ostream& out, const char* label, const std::string& value, const std::string& note = "") {
+  char line[160];
+  std::snprintf(line, sizeof line, "  %-28s %16s", label, value.c_str());
+  out << line << (note.empty() ? "" : "   " + note) << "\n";
+}
+
+std::string fixed(double v, int decimals) {
+  char s[64];
+  std::snprintf(s, sizeof s, "%.*f", decimals, v);
+  return s;
+}
+
+bool tour_ok(const demo::TourStats& s, const ControllerSettings& c) {
+  return s.finished && s.stuck_frames == 0 && s.skipped == 0 && s.passed_unexpectedly == 0 &&
+         s.max_penetration <= c.skin_width;
+}
+
+} // namespace
+
+std::function<int(const DemoArgs&, std::ostream&, std::ostream&)>& demo_viewer() {
+  static std::function<int(const DemoArgs&, std::ostream&, std::ostream&)> viewer;
+  return viewer;
+}
+
+int run_demo_command(const DemoArgs& args, std::ostream& out, std::ostream& err) {
+  try {
+    const std::filesystem::path level_file =
+        args.level.empty() ? demo::default_level_file() : std::filesystem::path(args.level);
+    const demo::DemoLevel level = demo::load_demo_level(level_file, args.script);
+    for (const auto& w : level.warnings) err << "warning: " << w << "\n";
+
+    const demo::TourWalker walker = demo::run_tour(level, args.controller, args.tour);
+    const demo::TourStats s = walker.stats();
+    const demo::MapImage map = demo::render_map(level, walker.frames(), args.map);
+    demo::write_png(args.output, map);
+
+    const double hz = 1.0 / static_cast<double>(args.tour.dt);
+    out << "glide demo: " << level.name << " (" << level.file.string() << ")\n"
+        << "  " << level.world.piece_count() << " pieces, terrain "
+        << (level.world.terrain() ? std::to_string(level.world.terrain()->rows()) + " x " +
+                                        std::to_string(level.world.terrain()->columns())
+                                  : std::string("none"))
+        << ", tour " << level.script.file.filename().string() << ": " << s.waypoints << " waypoints\n\n";
+    row(out, "frames", std::to_string(s.frames),
+        fixed(s.frames / hz, 1) + " s at " + fixed(hz, 0) + " Hz" + (s.finished ? "" : ", cut before the end"));
+    row(out, "distance walked", fixed(s.distance, 1) + " m");
+    row(out, "frames stuck", std::to_string(s.stuck_frames),
+        "< " + fixed(100.0 * args.tour.stuck_ratio, 0) + "% of the requested progress");
+    row(out, "frames blocked (expected)", std::to_string(s.blocked_frames), "pushing where the script expects a wall");
+    row(out, "max penetration", fixed(s.max_penetration, 5) + " m",
+        "skin " + fixed(args.controller.skin_width, 4) + " m");
+    row(out, "ground-state flicker", std::to_string(s.flicker),
+        "on ground -> other -> on ground within " + std::to_string(args.tour.flicker_frames) + " frames");
+    row(out, "us per move, median", fixed(s.median_us, 1));
+    row(out, "us per move, p99", fixed(s.p99_us, 1));
+    row(out, "ground: on / steep / air",
+        std::to_string(s.ground_frames[0]) + " / " + std::to_string(s.ground_frames[1]) + " / " +
+            std::to_string(s.ground_frames[2]),
+        "frames");
+    row(out, "jumps", std::to_string(s.jumps));
+    row(out, "waypoints reached", std::to_string(s.reached) + " / " + std::to_string(s.waypoints));
+    row(out, "waypoints skipped", std::to_string(s.skipped), "reachable ones given up at their timeout");
+    row(out, "blocked as expected", std::to_string(s.blocked_as_expected),
+        std::to_string(s.passed_unexpectedly) + " passed where a wall was expected");
+    if (args.verbose) {
+      out << "\n  waypoint                          outcome    frames  stuck  blocked  flicker\n";
+      for (const demo::WaypointReport& w : walker.waypoints()) {
+        char line[200];
+        const char* outcome = w.reached ? "reached" : (w.expect == demo::Expect::reach ? "SKIPPED" : "blocked");
+        std::snprintf(line, sizeof line, "  %-32s %-9s %7d %6d %8d %8d", w.name.c_str(), outcome, w.frames,
+                      w.stuck_frames, w.blocked_frames, w.flicker);
+        out << line << "\n";
+      }
+    }
+    for (const demo::WaypointReport& w : walker.waypoints()) {
+      if (w.expect == demo::Expect::reach && !w.reached && &w != &walker.waypoints().back())
+        out << "  skipped: " << w.name << "\n";
+      if (w.expect == demo::Expect::blocked && w.reached) out << "  passed unexpectedly: " << w.name << "\n";
+    }
+    const bool ok = tour_ok(s, args.controller);
+    out << "\ntour: " << (ok ? "OK" : "PROBLEMS (see the figures above)") << "\n";
+    out << "map: " << std::filesystem::absolute(args.output).string() << " (" << map.width << " x " << map.height
+        << " pixels)\n";
+    return args.check && !ok ? 1 : 0;
+  } catch (const Error& e) {
+    err << "glide demo: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+void add_demo_command(CLI::App& app, std::ostream& out, std::ostream& err, std::function<int()>& action) {
+  auto args = std::make_shared<DemoArgs>();
+  CLI::App* cmd =
+      app.add_subcommand("demo", "Walk the demo level's scripted tour: a table of figures and a top-down PNG map");
+  cmd->add_option("--level", args->level, "Level description (JSON); default: the shipped demo/levels/demo.json");
+  cmd->add_option("--script", args->script, "Tour script (JSON) replacing the level's");
+  cmd->add_option("--output,-o", args->output, "Where to write the PNG map")->capture_default_str();
+  cmd->add_option("--frames", args->tour.max_frames, "Stop after this many frames (0: the whole tour)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--verbose,-v", args->verbose, "Print one line per waypoint");
+  cmd->add_flag("--check", args->check,
+                "Exit 1 when the tour gets stuck, skips a waypoint or penetrates beyond the skin");
+  cmd->add_flag("--view", args->view, "Open the interactive viewer on the level instead");
+
+  // The tour's game rules.
+  const auto hz = std::make_shared<float>(60.f);
+  cmd->add_option("--hz", *hz, "Frames per second of the tour")
+      ->capture_default_str()
+      ->check(CLI::Range(1.f, 10000.f))
+      ->group("Tour");
+  cmd->add_option("--gravity", args->tour.gravity, "Gravity the walker applies (m/s^2)")
+      ->capture_default_str()
+      ->group("Tour");
+  cmd->add_option("--jump-speed", args->tour.jump_speed, "Upward speed of a jump (m/s)")
+      ->capture_default_str()
+      ->group("Tour");
+  cmd->add_option("--map-size", args->map.max_size, "Pixels along the longer side of the map")
+      ->capture_default_str()
+      ->group("Tour");
+
+  // Every ControllerSettings field; angles in degrees here, radians in the struct.
+  ControllerSettings& c = args->controller;
+  const auto deg = std::make_shared<std::map<std::string, float>>(std::map<std::string, float>{
+      {"max_slope", glm::degrees(c.max_slope)}, {"step_max_wall_angle", glm::degrees(c.step_max_wall_angle)}});
+  const auto up = std::make_shared<std::vector<float>>(std::vector<float>{c.up.x, c.up.y, c.up.z});
+  const auto toi = std::make_shared<std::string>("conservative_advancement");
+  const char* g = "Controller";
+  cmd->add_option("--radius", c.radius, "Capsule radius (m)")->capture_default_str()->group(g);
+  cmd->add_option("--height", c.height, "Capsule height, feet to top (m)")->capture_default_str()->group(g);
+  cmd->add_option("--up", *up, "Up direction (unit vector x y z)")->expected(3)->capture_default_str()->group(g);
+  cmd->add_option("--skin-width", c.skin_width, "Gap kept to geometry (m)")->capture_default_str()->group(g);
+  cmd->add_option("--min-move-distance", c.min_move_distance, "Shorter motions are not swept (m)")
+      ->capture_default_str()
+      ->group(g);
+  cmd->add_option("--recovery-speed", c.recovery_speed, "Fastest push out of overlaps (m/s)")
+      ->capture_default_str()
+      ->group(g);
+  cmd->add_option("--max-slope", (*deg)["max_slope"], "Steepest walkable slope (degrees)")
+      ->capture_default_str()
+      ->group(g);
+  cmd->add_option("--step-height", c.step_height, "Highest step walked up (m)")->capture_default_str()->group(g);
+  cmd->add_option("--step-min-forward", c.step_min_forward, "Walkable depth needed past a step (m)")
+      ->capture_default_str()
+      ->group(g);
+  cmd->add_option("--step-max-wall-angle", (*deg)["step_max_wall_angle"],
+                  "Steps tried against walls within this angle of head-on (degrees)")
+      ->capture_default_str()
+      ->group(g);
+  cmd->add_option("--floor-snap-distance", c.floor_snap_distance, "Stick to ground this far below (m)")
+      ->capture_default_str()
+      ->group(g);
+  cmd->add_option("--max-iterations", c.max_iterations, "Slide iterations per move")->capture_default_str()->group(g);
+  cmd->add_option("--toi-method", *toi, "Time of impact: conservative_advancement or bisection")
+      ->check(CLI::IsMember({"conservative_advancement", "bisection"}))
+      ->capture_default_str()
+      ->group(g);
+  cmd->add_option("--toi-tolerance", c.toi_tolerance, "Time-of-impact accuracy (m)")->capture_default_str()->group(g);
+  cmd->add_option("--layer-mask", c.layer_mask, "Layers the character collides with (bits)")
+      ->capture_default_str()
+      ->group(g);
+
+  cmd->callback([args, hz, deg, up, toi, &out, &err, &action] {
+    args->tour.dt = 1.f / *hz;
+    args->controller.max_slope = glm::radians((*deg)["max_slope"]);
+    args->controller.step_max_wall_angle = glm::radians((*deg)["step_max_wall_angle"]);
+    args->controller.up = {(*up)[0], (*up)[1], (*up)[2]};
+    args->controller.toi_method = *toi == "bisection" ? ToiMethod::bisection : ToiMethod::conservative_advancement;
+    action = [args, &out, &err] {
+      if (!args->view) return run_demo_command(*args, out, err);
+      if (demo_viewer()) return demo_viewer()(*args, out, err);
+      err << "glide demo --view: the viewer is not built into this glide\n";
+      return 2;
+    };
+  });
+}
+
+} // namespace glide::cli

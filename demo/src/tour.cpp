@@ -1,0 +1,197 @@
+#include "tour.hpp"
+
+#include <glide/gjk/error.hpp>
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace glide::demo {
+namespace {
+
+void validate(const TourSettings& t) {
+  const auto fail = [](const char* field, float v) {
+    throw Error(std::string("tour setting ") + field + " out of range: " + std::to_string(v));
+  };
+  if (!(t.dt > 0.f && std::isfinite(t.dt))) fail("dt", t.dt);
+  if (!(t.gravity >= 0.f && std::isfinite(t.gravity))) fail("gravity", t.gravity);
+  if (!(t.jump_speed >= 0.f && std::isfinite(t.jump_speed))) fail("jump_speed", t.jump_speed);
+  if (t.max_frames < 0) fail("max_frames", static_cast<float>(t.max_frames));
+  if (!(t.stuck_ratio >= 0.f && t.stuck_ratio <= 1.f)) fail("stuck_ratio", t.stuck_ratio);
+  if (t.flicker_frames < 1) fail("flicker_frames", static_cast<float>(t.flicker_frames));
+}
+
+glm::vec2 xz(const glm::vec3& v) { return {v.x, v.z}; }
+
+double percentile(std::vector<float> values, double p) {
+  if (values.empty()) return 0.0;
+  const auto k = static_cast<std::size_t>(
+      std::min<double>(static_cast<double>(values.size()) - 1.0, std::floor(p * static_cast<double>(values.size()))));
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+  return values[k];
+}
+
+} // namespace
+
+TourWalker::TourWalker(const World& world, const TourScript& script, const glm::vec3& spawn,
+                       const ControllerSettings& settings, const TourSettings& tour)
+    : world_(&world), script_(&script), tour_(tour), controller_(world, settings, spawn) {
+  validate(tour_);
+  if (script.waypoints.empty()) throw Error(script.file.string() + ": the tour has no waypoints");
+  begin_leg();
+}
+
+bool TourWalker::finished() const {
+  return leg_ >= static_cast<int>(script_->waypoints.size()) ||
+         (tour_.max_frames > 0 && static_cast<int>(frames_.size()) >= tour_.max_frames);
+}
+
+void TourWalker::begin_leg() {
+  leg_time_ = 0.f;
+  wait_left_ = -1.f;
+  if (leg_ >= static_cast<int>(script_->waypoints.size())) return;
+  const Waypoint& w = script_->waypoints[static_cast<std::size_t>(leg_)];
+  const float distance = glm::length(xz(w.target) - xz(controller_.position()));
+  leg_timeout_ = w.timeout > 0.f ? w.timeout : 2.f * distance / w.speed + 2.f;
+  jump_pending_ = w.jump;
+  reports_.push_back({w.name, w.expect, false, 0, 0, 0, 0});
+}
+
+void TourWalker::end_leg(bool reached) {
+  reports_.back().reached = reached;
+  ++leg_;
+  begin_leg();
+}
+
+void TourWalker::count_flicker(GroundState before, GroundState after) {
+  const int frame = static_cast<int>(frames_.size());
+  if (before == GroundState::on_ground && after != GroundState::on_ground) left_ground_frame_ = frame;
+  if (before != GroundState::on_ground && after == GroundState::on_ground && left_ground_frame_ >= 0) {
+    // A short leave of the ground that no jump explains: the state flickered.
+    if (frame - left_ground_frame_ <= tour_.flicker_frames && last_jump_frame_ < left_ground_frame_ - 1) {
+      ++flicker_;
+      ++reports_.back().flicker;
+    }
+    left_ground_frame_ = -1;
+  }
+}
+
+void TourWalker::step() {
+  if (finished()) return;
+  const float dt = tour_.dt;
+
+  // Steering: finish legs whose waypoint is reached (or whose time is up), then walk.
+  glm::vec3 walk(0.f);
+  while (leg_ < static_cast<int>(script_->waypoints.size())) {
+    const Waypoint& w = script_->waypoints[static_cast<std::size_t>(leg_)];
+    const glm::vec2 to = xz(w.target) - xz(controller_.position());
+    const float distance = glm::length(to);
+    if (wait_left_ >= 0.f) {
+      if (wait_left_ > 0.f) break;
+      end_leg(true);
+      continue;
+    }
+    if (distance <= w.radius) {
+      if (w.wait > 0.f) {
+        wait_left_ = w.wait;
+        break;
+      }
+      end_leg(true);
+      continue;
+    }
+    if (leg_time_ >= leg_timeout_) {
+      end_leg(false);
+      continue;
+    }
+    const float speed = std::min(w.speed, distance / dt); // do not overshoot the waypoint
+    walk = glm::vec3(to.x, 0.f, to.y) * (speed / distance);
+    break;
+  }
+  if (leg_ >= static_cast<int>(script_->waypoints.size())) return;
+
+  // Gravity and jumps, owned by the game as in any player loop.
+  FrameRecord rec;
+  const GroundState before = controller_.ground().state;
+  if (before == GroundState::on_ground && vertical_ <= 0.f) vertical_ = 0.f;
+  if (jump_pending_ && before == GroundState::on_ground) {
+    vertical_ = tour_.jump_speed;
+    jump_pending_ = false;
+    rec.jumped = true;
+    last_jump_frame_ = static_cast<int>(frames_.size());
+  }
+  vertical_ -= tour_.gravity * dt;
+
+  const glm::vec3 start = controller_.position();
+  const auto t0 = std::chrono::steady_clock::now();
+  const MoveResult r = controller_.move(walk + glm::vec3(0.f, vertical_, 0.f), dt);
+  const auto t1 = std::chrono::steady_clock::now();
+  vertical_ = r.velocity.y;
+
+  rec.position = r.position;
+  rec.walk = walk;
+  rec.ground = r.ground.state;
+  rec.flags = r.flags;
+  rec.waypoint = leg_;
+  rec.move_us = std::chrono::duration<float, std::micro>(t1 - t0).count();
+  float gap = 0.f;
+  for (const Contact& c : world_->overlap_capsule(controller_.capsule(), 0.f)) gap = std::min(gap, c.distance);
+  rec.penetration = -gap;
+
+  const float requested = glm::length(walk) * dt;
+  if (requested > 0.f) {
+    const float progress = glm::dot(xz(r.position - start), xz(walk)) / glm::length(walk);
+    if (progress < tour_.stuck_ratio * requested) {
+      const Expect expect = script_->waypoints[static_cast<std::size_t>(leg_)].expect;
+      (expect == Expect::reach ? rec.stuck : rec.blocked) = true;
+    }
+  }
+  count_flicker(before, rec.ground);
+  frames_.push_back(rec);
+  reports_.back().frames += 1;
+  reports_.back().stuck_frames += rec.stuck ? 1 : 0;
+  reports_.back().blocked_frames += rec.blocked ? 1 : 0;
+  leg_time_ += dt;
+  if (wait_left_ > 0.f) wait_left_ = std::max(0.f, wait_left_ - dt);
+}
+
+TourStats TourWalker::stats() const {
+  TourStats s;
+  s.frames = static_cast<int>(frames_.size());
+  s.waypoints = static_cast<int>(script_->waypoints.size());
+  s.finished = leg_ >= s.waypoints;
+  s.flicker = flicker_;
+  std::vector<float> times;
+  times.reserve(frames_.size());
+  glm::vec3 previous = frames_.empty() ? controller_.position() : frames_.front().position;
+  for (const FrameRecord& f : frames_) {
+    s.distance += static_cast<double>(glm::length(f.position - previous));
+    previous = f.position;
+    s.stuck_frames += f.stuck ? 1 : 0;
+    s.blocked_frames += f.blocked ? 1 : 0;
+    s.max_penetration = std::max(s.max_penetration, f.penetration);
+    s.ground_frames[static_cast<int>(f.ground)] += 1;
+    s.jumps += f.jumped ? 1 : 0;
+    times.push_back(f.move_us);
+  }
+  s.median_us = percentile(times, 0.5);
+  s.p99_us = percentile(std::move(times), 0.99);
+  // The leg in progress (cut by max_frames) is neither reached nor skipped.
+  const std::size_t done = std::min(reports_.size(), static_cast<std::size_t>(leg_));
+  for (std::size_t i = 0; i < done; ++i) {
+    const WaypointReport& w = reports_[i];
+    s.reached += w.reached ? 1 : 0;
+    if (w.expect == Expect::reach && !w.reached) ++s.skipped;
+    if (w.expect == Expect::blocked) (w.reached ? s.passed_unexpectedly : s.blocked_as_expected) += 1;
+  }
+  return s;
+}
+
+TourWalker run_tour(const DemoLevel& level, const ControllerSettings& settings, const TourSettings& tour) {
+  TourWalker walker(level.world, level.script, level.spawn, settings, tour);
+  while (!walker.finished()) walker.step();
+  return walker;
+}
+
+} // namespace glide::demo

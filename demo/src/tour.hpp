@@ -1,0 +1,119 @@
+#pragma once
+
+// The scripted walker of the demo: a game-like player loop (steering toward waypoints, gravity,
+// jumps) around glide::Controller, with per-frame records and the tour's figures. It prints
+// nothing: `glide demo` prints the table, the viewer steps it one frame at a time.
+
+#include "demo_level.hpp"
+
+#include <glide/controller/controller.hpp>
+
+#include <glm/vec3.hpp>
+
+#include <string>
+#include <vector>
+
+namespace glide::demo {
+
+/// The walker's game rules and what the figures count.
+struct TourSettings {
+  float dt = 1.f / 60.f;    ///< frame time (s, > 0)
+  float gravity = 9.81f;    ///< downward acceleration the game applies (m/s^2, >= 0)
+  float jump_speed = 5.f;   ///< upward speed of a jump (m/s, >= 0)
+  int max_frames = 0;       ///< stop after this many frames; 0 = when the script ends (frames, >= 0)
+  float stuck_ratio = 0.1f; ///< a frame moving less than this share of the requested walk is stuck (ratio)
+  int flicker_frames = 5;   ///< on_ground -> other -> on_ground within this many frames is flicker (frames)
+};
+
+/// One frame of the tour.
+struct FrameRecord {
+  glm::vec3 position{0.f}; ///< feet after the move (m)
+  glm::vec3 walk{0.f};     ///< requested horizontal velocity (m/s)
+  GroundState ground = GroundState::in_air;
+  CollisionFlags flags;
+  int waypoint = 0;        ///< index of the leg being walked
+  float move_us = 0.f;     ///< time spent in Controller::move (microseconds)
+  float penetration = 0.f; ///< deepest overlap with any piece or the terrain after the move (m, >= 0)
+  bool stuck = false;      ///< wanted to move toward a reachable waypoint and barely did
+  bool blocked = false;    ///< wanted to move on a blocked or borderline leg and barely did
+  bool jumped = false;     ///< a jump started this frame
+};
+
+/// How one waypoint went.
+struct WaypointReport {
+  std::string name;
+  Expect expect = Expect::reach;
+  bool reached = false;
+  int frames = 0;         ///< frames spent on the leg (wait included)
+  int stuck_frames = 0;   ///< see FrameRecord::stuck
+  int blocked_frames = 0; ///< see FrameRecord::blocked
+  int flicker = 0;        ///< ground-state flicker events that ended on this leg
+};
+
+/// The figures of a tour.
+struct TourStats {
+  int frames = 0;
+  double distance = 0.0;            ///< path length of the feet (m)
+  int stuck_frames = 0;             ///< see FrameRecord::stuck
+  int blocked_frames = 0;           ///< see FrameRecord::blocked: pushing where the script expects a wall
+  float max_penetration = 0.f;      ///< (m)
+  int flicker = 0;                  ///< on_ground -> other -> on_ground within flicker_frames, jumps excluded (events)
+  int ground_frames[3] = {0, 0, 0}; ///< frames per GroundState (on_ground, on_steep_ground, in_air)
+  int jumps = 0;
+  double median_us = 0.0;      ///< of Controller::move (microseconds)
+  double p99_us = 0.0;         ///< (microseconds)
+  int waypoints = 0;           ///< waypoints in the script
+  int reached = 0;             ///< waypoints reached
+  int skipped = 0;             ///< reachable waypoints given up at their timeout
+  int blocked_as_expected = 0; ///< blocked waypoints that stopped the walker
+  int passed_unexpectedly = 0; ///< blocked waypoints that were reached
+  bool finished = false;       ///< the script ran to its end (not cut by max_frames)
+};
+
+/// Walks a script through a world one frame at a time.
+class TourWalker {
+public:
+  /// The world and script must outlive the walker. Throws glide::Error for invalid settings.
+  TourWalker(const World& world, const TourScript& script, const glm::vec3& spawn, const ControllerSettings& settings,
+             const TourSettings& tour = {});
+
+  /// Runs one frame (does nothing once finished()).
+  void step();
+  /// The script has ended or max_frames was reached.
+  bool finished() const;
+
+  Controller& controller() { return controller_; }
+  const Controller& controller() const { return controller_; }
+  const TourSettings& settings() const { return tour_; }
+  int current_waypoint() const { return leg_; }
+  const std::vector<FrameRecord>& frames() const { return frames_; }
+  const std::vector<WaypointReport>& waypoints() const { return reports_; }
+  /// The figures so far (computed on demand: median and p99 sort the move times).
+  TourStats stats() const;
+
+private:
+  void begin_leg();
+  void end_leg(bool reached);
+  void count_flicker(GroundState before, GroundState after);
+
+  const World* world_;
+  const TourScript* script_;
+  TourSettings tour_;
+  Controller controller_;
+  std::vector<FrameRecord> frames_;
+  std::vector<WaypointReport> reports_;
+  int leg_ = 0;
+  float leg_time_ = 0.f;    // (s)
+  float leg_timeout_ = 0.f; // (s)
+  float wait_left_ = -1.f;  // (s); >= 0 while idling at a reached waypoint
+  bool jump_pending_ = false;
+  float vertical_ = 0.f;       // game-owned vertical speed (m/s)
+  int left_ground_frame_ = -1; // frame the walker last left on_ground, -1 while on it
+  int last_jump_frame_ = -1000000;
+  int flicker_ = 0;
+};
+
+/// Runs a whole tour (until the script ends or tour.max_frames).
+TourWalker run_tour(const DemoLevel& level, const ControllerSettings& settings, const TourSettings& tour = {});
+
+} // namespace glide::demo
