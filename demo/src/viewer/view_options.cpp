@@ -6,7 +6,7 @@ namespace glide::viewer {
 
 void add_view_options(CLI::App& command, ViewerOptions& options) {
   const char* group = "Viewer (--view)";
-  command.add_option("--screenshot", options.screenshot, "Write the last frame to this PNG (with --frames)")
+  command.add_option("--screenshot", options.screenshot, "Write the last frame to this PNG when the viewer stops")
       ->group(group);
   command.add_flag("--autopilot", options.autopilot, "Drive the character with a fixed input script")->group(group);
   command

@@ -62,7 +62,11 @@ public:
 
       const ImGuiIO& io = ImGui::GetIO();
       FrameInput in = input_.poll(window_.handle(), io.WantCaptureKeyboard, io.WantCaptureMouse);
-      if (options_.autopilot) in = autopilot_input(frame);
+      if (options_.autopilot) {
+        const bool quit = in.quit; // Esc still works
+        in = autopilot_input(frame);
+        in.quit = quit;
+      }
       if (in.quit) window_.request_close();
       camera_.look(in.look.x, in.look.y);
       walker_->step(in, camera_.forward(), camera_.right(), dt);
@@ -77,13 +81,12 @@ public:
 
       draw();
       ++frame;
-      if (options_.frames > 0 && frame >= options_.frames) {
-        if (!options_.screenshot.empty()) {
-          const glm::ivec2 size = window_.framebuffer_size();
-          save_screenshot(options_.screenshot, size.x, size.y);
-          out_ << "screenshot: " << options_.screenshot << " (" << size.x << "x" << size.y << ")\n";
-        }
-        window_.request_close();
+      if (options_.frames > 0 && frame >= options_.frames) window_.request_close();
+      // The screenshot is the last frame, however the run ends (--frames, Esc, the close button).
+      if (window_.should_close() && !options_.screenshot.empty()) {
+        const glm::ivec2 size = window_.framebuffer_size();
+        save_screenshot(options_.screenshot, size.x, size.y);
+        out_ << "screenshot: " << options_.screenshot << " (" << size.x << "x" << size.y << ")\n";
       }
       window_.end_frame();
     }
