@@ -271,6 +271,9 @@ TEST_CASE("statuses: iteration cap, invalid input, never NaN") {
     CHECK(d.status == Status::invalid_input);
     const DistanceResult e = distance(Point{{3e38f, 0, 0}}, Point{{-3e38f, 0, 0}}); // a - b overflows
     CHECK(e.status == Status::invalid_input);
+    const DistanceResult f = distance(Point{{1e20f, 0, 0}}, unit_box); // |w|^2 overflows
+    CHECK(f.status == Status::invalid_input);
+    CHECK_FALSE(f.overlapping());
   }
 }
 

@@ -151,7 +151,8 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
     simplex.stage(support_a(d), support_b(-d), d);
     const glm::vec3& w = simplex.w[simplex.count];
     max_w2 = std::max(max_w2, glm::dot(w, w));
-    return is_finite(w);
+    // |w|^2 must not overflow either: coordinates beyond ~1e19 m are treated as invalid.
+    return is_finite(w) && max_w2 <= std::numeric_limits<float>::max();
   };
   if (cache && cache->valid && cache->count >= 1 && cache->count <= 4) {
     for (int i = 0; i < cache->count; ++i) {
