@@ -162,10 +162,10 @@ turned_box("sloped_ceiling", (-24, mid_under + 0.1 * pitch_c, -8 - 0.1 * pitch_s
 box("sloped_ceiling_side_west", (-27.2, 0, -12), (-27, 3.4, -4))
 box("sloped_ceiling_side_east", (-21, 0, -12), (-20.8, 3.4, -4))
 
-# House A (as seed 001): its staircase is one convex ramp (37.6 degrees) up to the mezzanine.
+# House A (as seed 001): its staircase is one convex ramp (40.2 degrees) up to the mezzanine.
 house("house_ramp", -28, 18, -25, -23.5)
 box("house_ramp_mezzanine", (-27.8, 2.5, 22), (-20.2, 2.7, 25.8))
-ramp_toward_plus_z("house_ramp_stair_ramp", -22, -20.2, 18.5, 22, 2.7)
+ramp_toward_plus_z("house_ramp_stair_ramp", -22, -20.2, 18.8, 22, 2.7)
 
 # House B: real steps, 11 boxes of 0.25 m rise and 0.3 m tread, up to a mezzanine at 2.75 m.
 house("house_steps", 18, 18, 21, 22.5)
@@ -292,8 +292,8 @@ go("pillars_slalom_3", -8.0, 0, 6)
 go("pillars_slalom_4", -10.0, 0, 6)
 go("pillars_slalom_5", -10.0, 0, 3)
 go("house_ramp_door", -24.25, 0, 17)
-go("house_ramp_inside", -24.25, 0, 19.5)
-go("house_ramp_stair_foot", -21.1, 0, 18.7)
+go("house_ramp_inside", -24.25, 0, 18.6)
+go("house_ramp_stair_foot", -21.1, 0, 18.6)
 go("house_ramp_stair_top", -21.1, 2.7, 23.0)
 go("house_ramp_mezzanine", -26.0, 2.7, 24.0, wait=0.5)
 go("house_ramp_fall_off", -26.0, 0, 20.5)

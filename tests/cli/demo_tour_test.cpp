@@ -1,0 +1,160 @@
+#include <doctest/doctest.h>
+
+#include "cli.hpp"
+#include "demo_level.hpp"
+#include "map_image.hpp"
+#include "tour.hpp"
+
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb_image.h>
+
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code = 0;
+  std::string out, err;
+};
+
+Run run_glide(std::initializer_list<std::string> args) {
+  std::vector<std::string> owned{"glide"};
+  owned.insert(owned.end(), args.begin(), args.end());
+  std::vector<const char*> argv;
+  for (const auto& a : owned) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  Run r;
+  r.code = glide::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+fs::path work_dir() {
+  const fs::path dir = fs::path(GLIDE_TEST_WORK_DIR) / "demo_tour";
+  fs::create_directories(dir);
+  return dir;
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+struct Decoded {
+  int width = 0, height = 0;
+  std::unique_ptr<unsigned char, void (*)(void*)> pixels{nullptr, stbi_image_free};
+  int count(const glide::demo::Rgb& c) const {
+    int n = 0;
+    for (int i = 0; i < width * height; ++i) {
+      const unsigned char* p = pixels.get() + 3 * i;
+      n += (p[0] == c[0] && p[1] == c[1] && p[2] == c[2]) ? 1 : 0;
+    }
+    return n;
+  }
+};
+
+Decoded decode(const fs::path& file) {
+  Decoded d;
+  int channels = 0;
+  d.pixels.reset(stbi_load(file.string().c_str(), &d.width, &d.height, &channels, 3));
+  return d;
+}
+
+} // namespace
+
+TEST_CASE("the demo tour walks every feature of the shipped level without getting stuck or penetrating") {
+  const glide::demo::DemoLevel level = glide::demo::load_demo_level(glide::demo::default_level_file());
+  const glide::ControllerSettings settings;
+  const glide::demo::TourWalker walker = glide::demo::run_tour(level, settings);
+  const glide::demo::TourStats s = walker.stats();
+
+  CHECK(s.finished);
+  CHECK(s.frames == static_cast<int>(walker.frames().size()));
+  CHECK(s.stuck_frames == 0);
+  CHECK(s.skipped == 0);
+  CHECK(s.passed_unexpectedly == 0);
+  CHECK(s.max_penetration <= settings.skin_width);
+  // Every waypoint marked "blocked" (narrow corridor, corners, 60 degree ramp, cliff, thin
+  // wall, low and sloped ceilings) stopped the walker, and the walker pushed against each.
+  int blocked = 0;
+  for (const auto& w : level.script.waypoints) blocked += w.expect == glide::demo::Expect::blocked ? 1 : 0;
+  CHECK(blocked >= 8);
+  CHECK(s.blocked_as_expected == blocked);
+  for (const auto& w : walker.waypoints())
+    if (w.expect == glide::demo::Expect::blocked) CHECK_MESSAGE(w.blocked_frames > 10, w.name);
+  // The tour meets every ground state and jumps twice (on a platform, under the sloped ceiling).
+  CHECK(s.ground_frames[0] > s.frames / 2);
+  CHECK(s.ground_frames[1] > 0);
+  CHECK(s.ground_frames[2] > 0);
+  CHECK(s.jumps == 2);
+  // Every reachable waypoint was reached, so the walk ends at the last one.
+  const glide::demo::Waypoint& home = level.script.waypoints.back();
+  const glm::vec3 end = walker.frames().back().position;
+  CHECK(std::hypot(end.x - home.target.x, end.z - home.target.z) <= home.radius);
+  CHECK(s.distance > 300.0);
+  CHECK(s.p99_us >= s.median_us);
+}
+
+TEST_CASE("glide demo prints the table and writes a decodable PNG map with the legend and the path") {
+  const fs::path png = work_dir() / "demo.png";
+  fs::remove(png);
+  const Run r = run_glide({"demo", "--output", png.string(), "--check"});
+  INFO(r.out);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  for (const char* row : {"frames", "distance walked", "frames stuck", "max penetration", "ground-state flicker",
+                          "us per move, median", "us per move, p99", "tour: OK"})
+    CHECK_MESSAGE(contains(r.out, row), row);
+  CHECK(contains(r.out, "map: " + fs::absolute(png).string()));
+
+  const Decoded image = decode(png);
+  REQUIRE(image.pixels);
+  CHECK(image.width > 600);
+  CHECK(image.height > 300);
+  CHECK(image.width <= 1200 + 420);
+  // Path colours: the walker was on ground most of the time, in the air and on steep ground a
+  // little; the legend swatches (20 x 14 pixels each) are there even for no stuck frame.
+  CHECK(image.count(glide::demo::k_on_ground_colour) > 2000);
+  CHECK(image.count(glide::demo::k_in_air_colour) > 280);
+  CHECK(image.count(glide::demo::k_steep_colour) >= 280);
+  CHECK(image.count(glide::demo::k_stuck_colour) == 280);
+}
+
+TEST_CASE("glide demo --frames stops early and the options reach the controller") {
+  const fs::path png = work_dir() / "short.png";
+  const Run r = run_glide({"demo", "-o", png.string(), "--frames", "120", "--radius", "0.25", "--max-slope", "45"});
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "cut before the end"));
+  CHECK(decode(png).pixels);
+}
+
+TEST_CASE("glide demo reports bad input clearly") {
+  const fs::path png = work_dir() / "bad.png";
+  Run r = run_glide({"demo", "--level", (work_dir() / "missing.json").string(), "-o", png.string()});
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "missing.json: cannot open level description"));
+
+  r = run_glide({"demo", "--radius", "-1", "-o", png.string()});
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "radius"));
+
+  r = run_glide({"demo", "--script", (work_dir() / "nowhere.json").string(), "-o", png.string()});
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "nowhere.json: cannot open tour script"));
+
+  const fs::path not_a_folder = work_dir() / "plain_file";
+  std::ofstream(not_a_folder) << "not a folder";
+  r = run_glide({"demo", "-o", (not_a_folder / "map.png").string()});
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "cannot write the PNG"));
+
+  r = run_glide({"demo", "--toi-method", "guess"});
+  CHECK(r.code != 0);
+}
