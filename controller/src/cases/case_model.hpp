@@ -58,10 +58,10 @@ struct Query {
   glm::vec3 motion{0.f};
   SweepMethod method = SweepMethod::fast;
   // Optional SweepSettings overrides (sweep and raycast); unset keeps the World's default.
-  std::optional<float> toi_tolerance;   ///< (m)
-  std::optional<int> max_iterations;    ///< (count)
-  std::optional<float> tie_distance;    ///< (m)
-  std::optional<bool> ignore_separating;
+  std::optional<float> toi_tolerance;    ///< (m)
+  std::optional<int> max_iterations;     ///< (count)
+  std::optional<float> tie_distance;     ///< (m)
+  std::optional<bool> ignore_separating; ///< skip contacts the motion does not approach
   // raycast.
   glm::vec3 origin{0.f};
   glm::vec3 direction{0.f, -1.f, 0.f}; ///< normalised while parsing
