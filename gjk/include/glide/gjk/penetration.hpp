@@ -33,10 +33,6 @@ struct PenetrationResult {
   Status status = Status::converged;
 };
 
-namespace detail {
-inline bool finite_vec(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-} // namespace detail
-
 template <SupportMapping A, SupportMapping B>
 PenetrationResult penetration(const A& a, const B& b, const PenetrationSettings& settings = {}) {
   PenetrationResult out;
@@ -73,7 +69,7 @@ PenetrationResult penetration(const A& a, const B& b, const PenetrationSettings&
   if (epa.status == Status::invalid_input) return out;
   out.overlapping = true;
   const glm::vec3 normal(-epa.face_normal);
-  out.normal = detail::finite_vec(normal) && glm::length(normal) > 0.5f ? glm::normalize(normal) : glm::vec3(0, 1, 0);
+  out.normal = detail::is_finite(normal) && glm::length(normal) > 0.5f ? glm::normalize(normal) : glm::vec3(0, 1, 0);
   out.depth = static_cast<float>(epa.depth) + radii;
   out.point_a = epa.point_a - ra * out.normal;
   out.point_b = epa.point_b + rb * out.normal;

@@ -40,7 +40,7 @@ struct ToiResult {
 
 namespace detail {
 
-inline bool finite_segment(const Segment& s) { return finite_vec(s.a) && finite_vec(s.b); }
+inline bool finite_segment(const Segment& s) { return is_finite(s.a) && is_finite(s.b); }
 
 /// The segment moved by t * motion; double arithmetic so t keeps its precision.
 inline Segment moved(const Segment& s, const glm::vec3& motion, double t) {
@@ -79,15 +79,15 @@ void contact_at(const Segment& at, float radius, const B& shape, const DistanceR
     out.normal = p.normal;
     out.point = p.point_b;
   }
-  if (!finite_vec(out.normal) || !(glm::length(out.normal) > 0.5f)) out.normal = {0, 1, 0};
-  if (!finite_vec(out.point)) out.point = d.point_b;
+  if (!is_finite(out.normal) || !(glm::length(out.normal) > 0.5f)) out.normal = {0, 1, 0};
+  if (!is_finite(out.point)) out.point = d.point_b;
 }
 
 /// Checks the input and handles a start within the radius. Returns true when `out` is final.
 template <SupportMapping B>
 bool toi_start(const Segment& seg, float radius, const glm::vec3& motion, const B& shape, const ToiSettings& settings,
                ToiResult& out, DistanceResult& start, SimplexCache* cache = nullptr) {
-  if (!finite_segment(seg) || !finite_vec(motion) || !std::isfinite(radius) || radius < 0.f ||
+  if (!finite_segment(seg) || !is_finite(motion) || !std::isfinite(radius) || radius < 0.f ||
       !(settings.tolerance > 0.f) || !std::isfinite(settings.tolerance) || settings.max_iterations < 1) {
     out.status = Status::invalid_input;
     return true;
