@@ -9,6 +9,8 @@
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb_image.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -99,6 +101,33 @@ TEST_CASE("the demo tour walks every feature of the shipped level without gettin
   const glm::vec3 end = walker.frames().back().position;
   CHECK(std::hypot(end.x - home.target.x, end.z - home.target.z) <= home.radius);
   CHECK(s.distance > 300.0);
+
+  // A few legs checked against the geometry they meet.
+  const auto leg = [&](const std::string& name) {
+    for (std::size_t i = 0; i < level.script.waypoints.size(); ++i)
+      if (level.script.waypoints[i].name == name) return static_cast<int>(i);
+    FAIL("no waypoint " << name);
+    return -1;
+  };
+  bool ceiling_touched = false, stairs_grounded = true;
+  float thin_wall_z = -1e9f, narrow_corridor_z = 1e9f, low_ceiling_z = 1e9f, stairs_top = -1e9f;
+  for (const auto& f : walker.frames()) {
+    if (f.waypoint == leg("sloped_ceiling_jump")) ceiling_touched = ceiling_touched || f.flags.above;
+    if (f.waypoint == leg("thin_wall_blocked")) thin_wall_z = std::max(thin_wall_z, f.position.z);
+    if (f.waypoint == leg("corridor_narrow_blocked")) narrow_corridor_z = std::min(narrow_corridor_z, f.position.z);
+    if (f.waypoint == leg("low_ceiling_blocked")) low_ceiling_z = std::min(low_ceiling_z, f.position.z);
+    if (f.waypoint == leg("house_steps_stair_top")) stairs_top = std::max(stairs_top, f.position.y);
+    if (f.waypoint == leg("house_steps_down"))
+      stairs_grounded = stairs_grounded && f.ground == glide::GroundState::on_ground;
+  }
+  CHECK(ceiling_touched);                           // the jump under the sloped ceiling hits it
+  CHECK(thin_wall_z < 16.f - settings.radius);      // the 12 m/s sprint stays before the 5 cm wall (z = 16)
+  CHECK(narrow_corridor_z > 9.f - settings.radius); // never enters the 0.5 m corridor (its end at z = 9)
+  CHECK(low_ceiling_z > -8.f - settings.radius);    // never passes under the 1.6 m slab (from z = -8)
+  // Up the real steps onto the mezzanine (top 2.75 m): the feet rest within the skin above it.
+  CHECK(stairs_top >= 2.75f);
+  CHECK(stairs_top <= 2.75f + 2.f * settings.skin_width);
+  CHECK(stairs_grounded); // and down them on the ground every frame
   CHECK(s.p99_us >= s.median_us);
 }
 
