@@ -270,10 +270,7 @@ EpaResult run_epa(const A& a, const B& b, double inflation, int max_iterations, 
   for (out.iterations = 0; out.iterations < max_iterations; ++out.iterations) {
     const auto& f = poly.faces[face];
     const MinkowskiVertex w = minkowski_support(a, b, f.n, inflation);
-    if (!is_finite(w.w)) {
-      out.status = Status::invalid_input;
-      return EpaResult{.status = Status::invalid_input};
-    }
+    if (!is_finite(w.w)) return EpaResult{.status = Status::invalid_input};
     if (glm::dot(f.n, w.w) - f.d <= tolerance) {
       out.status = Status::converged;
       break;
