@@ -1,6 +1,7 @@
 #include "demo_command.hpp"
 
 #include "commands.hpp"
+#include "demo_view.hpp"
 
 #include <glide/gjk/error.hpp>
 
@@ -122,6 +123,7 @@ void add_demo_command(CLI::App& app, std::ostream& out, std::ostream& err, std::
   cmd->add_flag("--check", args->check,
                 "Exit 1 when the tour gets stuck, skips a waypoint or penetrates beyond the skin");
   cmd->add_flag("--view", args->view, "Open the interactive viewer on the level instead");
+  add_demo_view(*cmd); // the viewer's own options (demo_view.hpp)
 
   // The tour's game rules.
   const auto hz = std::make_shared<float>(60.f);
