@@ -114,7 +114,9 @@ void TourWalker::step() {
   // Gravity and jumps, owned by the game as in any player loop.
   FrameRecord rec;
   const GroundState before = controller_.ground().state;
-  if (before == GroundState::on_ground && vertical_ <= 0.f) vertical_ = 0.f;
+  // On the ground the controller carries the walk along the slope: upward speed gained walking
+  // uphill is dropped, or a turn at the top of a hill would launch the walker like a jump.
+  if (before == GroundState::on_ground) vertical_ = 0.f;
   if (jump_pending_ && before == GroundState::on_ground) {
     vertical_ = tour_.jump_speed;
     jump_pending_ = false;

@@ -83,6 +83,7 @@ TEST_CASE("the demo tour walks every feature of the shipped level without gettin
   CHECK(s.skipped == 0);
   CHECK(s.passed_unexpectedly == 0);
   CHECK(s.max_penetration <= settings.skin_width);
+  CHECK(s.flicker == 0); // hill crests, tile seams and stairs keep the walker on the ground
   // Every waypoint marked "blocked" (narrow corridor, corners, 60 degree ramp, cliff, thin
   // wall, low and sloped ceilings) stopped the walker, and the walker pushed against each.
   int blocked = 0;
