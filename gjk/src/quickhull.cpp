@@ -150,6 +150,35 @@ Pass run_pass(const std::vector<dvec3>& p, std::span<const std::uint32_t> ids, d
   return out;
 }
 
+/// Quickhull's "more than eps above a face" test fails for thin clouds: beyond the sharp rim
+/// of a thin slab a point far outside is within eps of both nearly parallel faces. Hull
+/// vertices are invariant under linear maps, so a thin cloud is stretched along its thin
+/// axes (from the initial simplex: A->B, the farthest offset from that line, the farthest
+/// offset from that plane) until it is about as thick as it is long, and built there.
+std::vector<dvec3> stretch_thin(const std::vector<dvec3>& p, std::span<const std::uint32_t> ids, double eps) {
+  if (ids.size() < 4) return p;
+  const std::uint32_t a = pick_extreme(p, ids, eps, [](const dvec3& q) { return glm::length(q); });
+  const std::uint32_t b = pick_extreme(p, ids, eps, [&](const dvec3& q) { return glm::length(q - p[a]); });
+  const double length = glm::length(p[b] - p[a]);
+  const dvec3 u = (p[b] - p[a]) / length;
+  double width = 0.0, thickness = 0.0;
+  const std::uint32_t c = pick_extreme(
+      p, ids, eps, [&](const dvec3& q) { return glm::length(glm::cross(q - p[a], u)); }, &width);
+  if (!(width > eps)) return p;
+  const dvec3 n = glm::normalize(glm::cross(p[b] - p[a], p[c] - p[a]));
+  pick_extreme(
+      p, ids, eps, [&](const dvec3& q) { return std::abs(glm::dot(q - p[a], n)); }, &thickness);
+  if (!(thickness > eps) || (width > 0.25 * length && thickness > 0.25 * length)) return p;
+  const dvec3 w = glm::cross(n, u);
+  const double sw = std::max(1.0, length / width), sn = std::max(1.0, length / thickness);
+  std::vector<dvec3> q(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const dvec3 r = p[i] - p[a];
+    q[i] = glm::dot(r, u) * u + sw * glm::dot(r, w) * w + sn * glm::dot(r, n) * n;
+  }
+  return q;
+}
+
 } // namespace
 
 QuickhullResult quickhull(std::span<const glm::vec3> points, double relative_tolerance) {
@@ -170,14 +199,19 @@ QuickhullResult quickhull(std::span<const glm::vec3> points, double relative_tol
   }
   const double eps = relative_tolerance * radius;
   std::vector<std::uint32_t> ids = merge_duplicates(p, eps);
-  Pass pass = run_pass(p, ids, eps);
+  // Build in the stretched space (the tolerance scales with it; merging stays in real space).
+  const std::vector<dvec3> q = stretch_thin(p, ids, eps);
+  double stretched_radius = 0.0;
+  for (std::uint32_t i : ids) stretched_radius = std::max(stretched_radius, glm::length(q[i]));
+  const double eps_q = eps * std::max(1.0, stretched_radius / radius);
+  Pass pass = run_pass(q, ids, eps_q);
   // Ties in quickhull can make a point on a face or edge a vertex; drop such vertices and
   // rebuild from the rest until none is left (each round removes points, so this ends).
   for (int round = 0; round < 8 && pass.dimension == 3; ++round) {
-    std::vector<std::uint32_t> kept = extreme_vertices(p, pass.triangles, eps);
+    std::vector<std::uint32_t> kept = extreme_vertices(q, pass.triangles, eps_q);
     if (kept.size() == pass.vertices.size()) break;
     ids = std::move(kept);
-    pass = run_pass(p, ids, eps);
+    pass = run_pass(q, ids, eps_q);
   }
 
   result.dimension = pass.dimension;
@@ -193,8 +227,12 @@ QuickhullResult quickhull(std::span<const glm::vec3> points, double relative_tol
     return t;
   };
   if (pass.dimension == 3) {
-    for (const Triangle3& t : pass.triangles)
-      result.triangles.push_back(make_triangle(t.v[0], t.v[1], t.v[2], t.normal));
+    for (const Triangle3& t : pass.triangles) {
+      // Normals in real space (the triangles may come from the stretched one).
+      const dvec3 c = glm::cross(p[t.v[1]] - p[t.v[0]], p[t.v[2]] - p[t.v[0]]);
+      const double length = glm::length(c);
+      result.triangles.push_back(make_triangle(t.v[0], t.v[1], t.v[2], length > 0.0 ? c / length : t.normal));
+    }
   } else if (pass.dimension == 2) {
     const std::vector<std::uint32_t>& poly = pass.polygon;
     for (std::uint32_t id : poly) result.polygon.push_back(index_of[id]);

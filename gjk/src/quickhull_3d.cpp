@@ -26,7 +26,7 @@ std::uint32_t Builder3::add_face(std::uint32_t a, std::uint32_t b, std::uint32_t
   return static_cast<std::uint32_t>(faces_.size() - 1);
 }
 
-void Builder3::assign(std::uint32_t point, std::uint32_t first_face, std::uint32_t end_face) {
+bool Builder3::assign(std::uint32_t point, std::uint32_t first_face, std::uint32_t end_face) {
   std::uint32_t best_face = first_face;
   double best = -INFINITY;
   for (std::uint32_t f = first_face; f < end_face; ++f) {
@@ -36,7 +36,10 @@ void Builder3::assign(std::uint32_t point, std::uint32_t first_face, std::uint32
       best_face = f;
     }
   }
-  if (best > eps_) faces_[best_face].outside.push_back(point);
+  if (!(best > eps_)) return false;
+  if (faces_[best_face].outside.empty()) work_.push_back(best_face);
+  faces_[best_face].outside.push_back(point);
+  return true;
 }
 
 // Farthest outside point; on near ties the one farthest from the centroid (see pick_extreme).
@@ -68,21 +71,16 @@ std::vector<Triangle3> Builder3::build(std::span<const std::uint32_t> ids, std::
   for (std::uint32_t i : ids)
     if (std::find(s.begin(), s.end(), i) == s.end()) assign(i, 0, 4);
 
-  std::vector<std::uint32_t> work{0, 1, 2, 3};
-  while (!work.empty()) {
-    const std::uint32_t f = work.back();
-    work.pop_back();
+  while (!work_.empty()) {
+    const std::uint32_t f = work_.back();
+    work_.pop_back();
     if (!faces_[f].alive || faces_[f].outside.empty()) continue;
     const std::uint32_t eye = eye_of(faces_[f]);
-    const std::uint32_t first_new = static_cast<std::uint32_t>(faces_.size());
-    if (add_point(f, eye)) {
-      for (std::uint32_t g = first_new; g < faces_.size(); ++g)
-        if (!faces_[g].outside.empty()) work.push_back(g);
-    } else {
+    if (!add_point(f, eye)) {
       // Rounding made the visible region not a disk: skip this point (it lies within a few
       // eps of the hull) rather than corrupt the surface.
       std::erase(faces_[f].outside, eye);
-      work.push_back(f);
+      work_.push_back(f);
     }
   }
 
@@ -147,7 +145,18 @@ bool Builder3::add_point(std::uint32_t seed, std::uint32_t eye) {
     for (int j = 0; j < 3; ++j)
       if (outer.v[j] == h.b && outer.v[(j + 1) % 3] == h.a) outer.adj[j] = nf;
   }
-  for (std::uint32_t i : orphans) assign(i, first, first + m);
+  // An orphan below every new face may still lie outside a hidden face next to the horizon
+  // (one the eye rose at most eps above, as in thin slabs): offer it there before dropping it.
+  for (std::uint32_t i : orphans)
+    if (!assign(i, first, first + m))
+      for (std::uint32_t k = 0; k < m; ++k) {
+        const std::uint32_t outer = horizon_[ordered_[k]].outer;
+        if (distance(faces_[outer], i) > eps_) {
+          if (faces_[outer].outside.empty()) work_.push_back(outer);
+          faces_[outer].outside.push_back(i);
+          break;
+        }
+      }
   return true;
 }
 

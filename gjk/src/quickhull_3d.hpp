@@ -39,7 +39,8 @@ private:
 
   double distance(const Face& f, std::uint32_t i) const;
   std::uint32_t add_face(std::uint32_t a, std::uint32_t b, std::uint32_t c, const glm::dvec3& fallback_normal);
-  void assign(std::uint32_t point, std::uint32_t first_face, std::uint32_t end_face);
+  /// Puts `point` in the outside set of the face it is farthest above, if more than eps.
+  bool assign(std::uint32_t point, std::uint32_t first_face, std::uint32_t end_face);
   std::uint32_t eye_of(const Face& f) const;
   bool add_point(std::uint32_t seed, std::uint32_t eye);
   bool find_horizon(std::uint32_t seed, std::uint32_t eye);
@@ -50,6 +51,7 @@ private:
   std::vector<std::uint32_t> face_mark_, vertex_mark_, vertex_edge_;
   std::uint32_t stamp_ = 0;
   std::vector<std::uint32_t> visible_, ordered_;
+  std::vector<std::uint32_t> work_; ///< faces that got outside points since last looked at
   std::vector<HorizonEdge> horizon_;
 };
 

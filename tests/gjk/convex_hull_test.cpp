@@ -449,9 +449,13 @@ TEST_CASE("ConvexHull of random clouds matches brute-force extreme points and su
     const bool far = c % 4 == 1 || c % 4 == 2;
     const glm::vec3 center = far ? 1e4f * glm::normalize(glm::vec3{g(rng), g(rng), g(rng)}) : glm::vec3(0.f);
     std::vector<glm::vec3> pts(static_cast<std::size_t>(n));
+    // Cube, shell, and (every fifth cloud) a slab 1e-5..1e-3 of its width thick, where
+    // quickhull's plane-distance test needs the stretched build.
+    const float thickness = std::pow(10.f, -5.f + 2.f * std::abs(u(rng)));
     for (auto& p : pts) {
       glm::vec3 q{u(rng), u(rng), u(rng)};
       if (c % 3 == 0) q = glm::normalize(glm::vec3{g(rng), g(rng), g(rng)}) * (0.8f + 0.2f * std::abs(u(rng)));
+      if (c % 5 == 4) q.y *= thickness;
       p = center + scale * q;
     }
     const Cloud cloud = measure(pts);
@@ -459,7 +463,10 @@ TEST_CASE("ConvexHull of random clouds matches brute-force extreme points and su
     CAPTURE(center);
     const double eps = 1e-6 * cloud.radius; // the default tolerance
     const ConvexHull scanned(pts, scan_only()), climbed(pts, climb_always());
-    if (scanned.dimension() < 3) continue; // a quantised far cloud can be flat: covered elsewhere
+    if (scanned.dimension() < 3) {
+      CHECK(c % 5 == 4); // only a slab, flattened by float rounding far out, may come out flat
+      continue;
+    }
     CHECK(positions(scanned.vertices()) == positions(climbed.vertices()));
     check_solid_hull(scanned, cloud, 4 * eps);
     // Support: dropped points lie within a few eps of the hull; float dot products of the
@@ -471,17 +478,22 @@ TEST_CASE("ConvexHull of random clouds matches brute-force extreme points and su
       ++exact_compared;
       const auto expected = brute_vertices(pts, 1e-12 * cloud.radius);
       const auto got = positions(scanned.vertices());
-      // A point rising less than a few eps above the hull of the others may go either way.
+      // On a disagreement, settle it by how far the point rises above the hull of the others:
+      // a kept point must rise above it; a dropped one may only if by less than a few eps.
       for (std::size_t q = 0; q < pts.size(); ++q) {
         const std::array<float, 3> key{pts[q].x, pts[q].y, pts[q].z};
         if (expected.count(key) == got.count(key)) continue;
         const double rise = brute_rise_above_others(pts, q, 1e-12 * cloud.radius);
-        CHECK_MESSAGE(std::abs(rise) <= 4 * eps, "point " << q << " rises " << rise << " above the others");
-        ++ambiguous;
+        if (got.count(key)) {
+          CHECK_MESSAGE(rise > 1e-12 * cloud.radius, "kept point " << q << " rises only " << rise);
+        } else {
+          CHECK_MESSAGE(rise <= 4 * eps, "dropped point " << q << " rises " << rise << " above the others");
+          ++ambiguous;
+        }
       }
     }
   }
-  CHECK(exact_compared == 500);
+  CHECK(exact_compared >= 450);
   MESSAGE("tolerance-ambiguous points: " << ambiguous);
   CHECK(ambiguous <= 5);
 }
