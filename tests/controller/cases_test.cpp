@@ -134,7 +134,7 @@ TEST_CASE("update rewrites failing expectations to the actual values and keeps t
         {"name": "b", "shape": {"type": "sphere", "radius": 1}}
       ],
       "query": {"type": "distance", "a": "a", "b": "b"},
-      "expect": {"distance": {"value": 2.5, "tol": 0.001}, "point_a": [0, 0, 0], "distance_at_least": 3.5}
+      "expect": {"distance": {"value": 2.5, "tol": 0.001}, "point_a": [0, 0, 0], "distance_at_least": 3.5, "normal": [0.99999, 0, 0]}
     },
     {
       "name": "right",
@@ -156,7 +156,8 @@ TEST_CASE("update rewrites failing expectations to the actual values and keeps t
   CHECK(contains(text, R"("distance": {"value": 3, "tol": 0.001})"));
   CHECK(contains(text, R"("point_a": [4, 0, 0])"));
   CHECK(contains(text, R"("distance_at_least": 3)"));
-  CHECK(contains(text, R"("distance": 0.123)")); // the filtered-out case is untouched
+  CHECK(contains(text, R"("normal": [0.99999, 0, 0])")); // it held: kept as written
+  CHECK(contains(text, R"("distance": 0.123)"));         // the filtered-out case is untouched
   const auto after = glide::run_case_file(file);
   REQUIRE(after.size() == 2);
   CHECK(after[0].passed());

@@ -49,7 +49,7 @@ std::vector<CaseResult> run_case_file(const std::filesystem::path& file, const C
       for (const auto& a : actual) r.actual.emplace_back(a.field, cases::format_value(a.value));
       r.mismatches = cases::check_case(c, actual);
       if (options.update && !r.mismatches.empty()) {
-        cases::update_expectations(parsed.document["cases"][c.index], c, actual);
+        cases::update_expectations(parsed.document["cases"][c.index], c, actual, r.mismatches);
         r.updated = rewrite = true;
       }
     } catch (const std::exception& e) { // glide::Error from a level or terrain file, or out of memory

@@ -4,6 +4,7 @@
 
 #include <glide/gjk/error.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -128,9 +129,14 @@ void write_text_file(const std::filesystem::path& path, const std::string& text)
   if (ec) throw Error(path.string() + ": cannot replace: " + ec.message());
 }
 
-void update_expectations(Json& case_json, const Case& c, const Actuals& actual) {
+void update_expectations(Json& case_json, const Case& c, const Actuals& actual,
+                         const std::vector<CaseMismatch>& mismatches) {
   Json& expect = case_json["expect"];
   for (const auto& e : c.expect) {
+    // Expectations that held keep their value as written: the diff shows only what changed.
+    const bool failed =
+        std::any_of(mismatches.begin(), mismatches.end(), [&](const CaseMismatch& m) { return m.field == e.key; });
+    if (!failed) continue;
     const Value* a = find_actual(actual, e.field);
     if (!a || std::holds_alternative<std::monostate>(*a)) {
       expect.erase(e.key);

@@ -3,8 +3,11 @@
 #include "cases/case_model.hpp"
 #include "cases/json_reader.hpp"
 
+#include <glide/controller/cases.hpp>
+
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace glide::cases {
 
@@ -19,9 +22,10 @@ Json json_value(const Value& value);
 /// Writes `text` to `path` through a temporary file so a failed write never leaves half a file.
 void write_text_file(const std::filesystem::path& path, const std::string& text);
 
-/// Rewrites the expectations of `c` inside `case_json` (one element of "cases") to the
-/// actual values, keeping each one's form ({"value", "tol"} or bare). Expectations whose
-/// field has no actual value (a miss has no point) are removed.
-void update_expectations(Json& case_json, const Case& c, const Actuals& actual);
+/// Rewrites the failed expectations of `c` inside `case_json` (one element of "cases") to
+/// the actual values, keeping each one's form ({"value", "tol"} or bare). Failed expectations
+/// whose field has no actual value (a miss has no point) are removed.
+void update_expectations(Json& case_json, const Case& c, const Actuals& actual,
+                         const std::vector<CaseMismatch>& mismatches);
 
 } // namespace glide::cases
