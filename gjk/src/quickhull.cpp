@@ -1,6 +1,7 @@
 // Quickhull in double precision on points taken relative to the cloud's centroid, with one
 // distance tolerance eps = relative_tolerance · radius used everywhere: merging, "outside a
-// face", flatness. A point is only ever added when it lies more than eps above a face, so
+// face", flatness (thin clouds are built in a stretched frame with eps scaled alike, see
+// stretch_thin). A point is only ever added when it lies more than eps above a face, so
 // every new triangle is at least eps high over its horizon edge and normals stay well defined.
 #include "quickhull.hpp"
 #include "quickhull_3d.hpp"
