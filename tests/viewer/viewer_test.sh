@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The viewer as a person would use it, under a virtual X display with Mesa's software OpenGL:
 #   viewer_test.sh screenshot GLIDE CHECKER OUT_DIR   scripted run of 240 frames, then check the picture
+#                                                    and replay the case the run recorded (F9)
 #   viewer_test.sh no-display GLIDE                   without a display --view says so and fails
 # Exits 77 (ctest SKIP_RETURN_CODE) when xvfb-run is missing.
 set -uo pipefail
@@ -16,7 +17,7 @@ screenshot)
     exit 77
   fi
   mkdir -p "$out"
-  rm -f "$out/viewer.png"
+  rm -f "$out/viewer.png" "$out/recorded.json"
   # Settings and recordings go to the test's folder, never the user's.
   LIBGL_ALWAYS_SOFTWARE=1 xvfb-run -a -s "-screen 0 1280x720x24" \
     "$glide" demo --view --autopilot --frames 240 --screenshot "$out/viewer.png" \
@@ -27,7 +28,15 @@ screenshot)
     exit 1
   fi
   [ -s "$out/viewer.png" ] || { echo "FAIL: no screenshot written"; exit 1; }
-  exec "$checker" "$out/viewer.png"
+  "$checker" "$out/viewer.png" || exit 1
+  # The autopilot pressed F9 once: the recorded case replays and passes.
+  cases=$("$glide" cases "$out/recorded.json")
+  status=$?
+  echo "$cases"
+  if [ $status -ne 0 ] || ! grep -q "^1 passed, 0 failed" <<<"$cases"; then
+    echo "FAIL: the case recorded by F9 does not replay"
+    exit 1
+  fi
   ;;
 no-display)
   err=$(env -u DISPLAY -u WAYLAND_DISPLAY "$glide" demo --view --frames 1 2>&1 >/dev/null)

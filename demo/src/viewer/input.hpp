@@ -29,8 +29,9 @@ private:
   double last_x_ = 0.0, last_y_ = 0.0;
 };
 
-/// The fixed input script of --autopilot: walk, turn, jump, strafe, walk back. Frame 0 is the
-/// first frame; the script repeats every 480 frames.
+/// The fixed input script of --autopilot: walk, turn, jump, strafe, walk back, with a level
+/// reload (F5) at frame 90 and a case recording (F9) at frame 200. Frame 0 is the first frame;
+/// the script repeats every 480 frames.
 FrameInput autopilot_input(int frame);
 
 } // namespace glide::viewer
