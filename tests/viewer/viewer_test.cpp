@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 using namespace glide;
@@ -238,4 +240,37 @@ TEST_CASE("debug scene: closest points of a capsule on the floor, under the feet
                                                        .iterations = false});
   CHECK(none.lines.empty());
   CHECK(none.spheres.empty());
+}
+
+TEST_CASE("walker: the panel's edits go through set_settings; refusals say why and change nothing") {
+  // A floor (top at y = 0) and a ceiling whose underside is at y = 2 m.
+  const auto box = [](const glm::vec3& half) {
+    std::vector<glm::vec3> corners;
+    for (int i = 0; i < 8; ++i)
+      corners.push_back({i & 1 ? half.x : -half.x, i & 2 ? half.y : -half.y, i & 4 ? half.z : -half.z});
+    return gjk::ConvexHull(corners);
+  };
+  World world;
+  world.add_piece(box({10.f, 0.5f, 10.f}), gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {0.f, -0.5f, 0.f}});
+  world.add_piece(box({10.f, 0.5f, 10.f}), gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {0.f, 2.5f, 0.f}});
+  Walker walker(world, {}, {0.f, 0.f, 0.f});
+
+  ControllerSettings taller = walker.controller().settings();
+  taller.height = 2.5f; // through the ceiling
+  const std::string no_room = walker.apply_settings(taller);
+  CHECK(no_room.find("no room") != std::string::npos);
+  CHECK(walker.controller().settings().height == 1.8f);
+
+  ControllerSettings bad = walker.controller().settings();
+  bad.skin_width = -1.f;
+  const std::string invalid = walker.apply_settings(bad);
+  CHECK(invalid.find("skin_width") != std::string::npos);
+  CHECK(walker.controller().settings().skin_width == 0.01f);
+
+  ControllerSettings shorter = walker.controller().settings();
+  shorter.height = 1.5f;
+  shorter.max_slope = glm::radians(30.f);
+  CHECK(walker.apply_settings(shorter).empty());
+  CHECK(walker.controller().settings().height == 1.5f);
+  CHECK(walker.controller().settings().max_slope == glm::radians(30.f));
 }

@@ -1,7 +1,5 @@
 #include "panels.hpp"
 
-#include <glide/gjk/error.hpp>
-
 #include <imgui.h>
 
 #include <cstdio>
@@ -19,20 +17,6 @@ const char* ground_name(GroundState s) {
     return "in air";
   }
   return "?";
-}
-
-// Applies an edited copy of the settings: the controller validates it and checks room for a
-// shape change. Returns whether it took.
-void apply(Walker& walker, const ControllerSettings& edited, PanelState& state) {
-  try {
-    if (walker.controller().set_settings(edited)) {
-      state.report("", false);
-    } else {
-      state.report("shape change refused: no room for the new capsule here", true);
-    }
-  } catch (const Error& e) {
-    state.report(e.what(), true);
-  }
 }
 
 } // namespace
@@ -86,7 +70,11 @@ PanelActions tuning_panel(Walker& walker, DebugDrawOptions& debug, PanelState& s
     ImGui::SliderFloat("closest range (m)", &debug.closest_range, 0.f, 2.f, "%.2f");
   }
   ImGui::PopItemWidth();
-  if (changed) apply(walker, s, state);
+  if (changed) {
+    // A refused edit leaves the controller as it was: the sliders snap back next frame.
+    const std::string refused = walker.apply_settings(s);
+    state.report(refused, !refused.empty());
+  }
 
   ImGui::Separator();
   ImGui::TextDisabled("%s", settings_file.c_str());

@@ -164,10 +164,11 @@ private:
   void load() {
     try {
       const ControllerSettings loaded = load_settings(settings_file_, walker_->controller().settings());
-      if (walker_->controller().set_settings(loaded)) {
+      const std::string refused = walker_->apply_settings(loaded);
+      if (refused.empty()) {
         panel_.report("settings loaded from " + settings_file_, false);
       } else {
-        panel_.report("settings from " + settings_file_ + " refused: no room for that capsule here", true);
+        panel_.report("settings from " + settings_file_ + " refused: " + refused, true);
       }
     } catch (const Error& e) {
       panel_.report(e.what(), true);

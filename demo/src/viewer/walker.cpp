@@ -1,5 +1,7 @@
 #include "walker.hpp"
 
+#include <glide/gjk/error.hpp>
+
 #include <glm/geometric.hpp>
 
 #include <chrono>
@@ -10,6 +12,15 @@ Walker::Walker(const World& world, const ControllerSettings& settings, const glm
     : controller_(world, settings, spawn) {
   last_.position = spawn;
   last_.ground = controller_.ground();
+}
+
+std::string Walker::apply_settings(const ControllerSettings& settings) {
+  try {
+    if (controller_.set_settings(settings)) return "";
+    return "shape change refused: no room for the new capsule here";
+  } catch (const Error& e) {
+    return e.what();
+  }
 }
 
 const MoveResult& Walker::step(const FrameInput& input, const glm::vec3& forward, const glm::vec3& right, float dt) {

@@ -7,6 +7,8 @@
 
 #include <glm/vec3.hpp>
 
+#include <string>
+
 namespace glide::viewer {
 
 /// The game side of the character: walking speed, gravity and jumping (the controller leaves
@@ -31,6 +33,10 @@ public:
   /// One frame: turns `input` into a velocity along the camera's axes, applies gravity and
   /// jumps, moves the controller.
   const MoveResult& step(const FrameInput& input, const glm::vec3& forward, const glm::vec3& right, float dt);
+
+  /// Hands edited settings to Controller::set_settings. Returns why they were not taken (out
+  /// of their limits, or a bigger capsule without room where it stands), or "" when they were.
+  std::string apply_settings(const ControllerSettings& settings);
 
   Controller& controller() { return controller_; }
   const Controller& controller() const { return controller_; }
