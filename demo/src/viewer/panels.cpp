@@ -25,8 +25,23 @@ PanelActions tuning_panel(Walker& walker, DebugDrawOptions& debug, PanelState& s
                           const std::string& settings_file) {
   PanelActions actions;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(360, 640), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(360, ImGui::GetIO().DisplaySize.y - 20), ImGuiCond_FirstUseEver);
   ImGui::Begin("Tuning");
+  // Buttons and the status line first: always in view above the groups, which may scroll.
+  ImGui::TextDisabled("%s", settings_file.c_str());
+  actions.save_settings = ImGui::Button("Save settings");
+  ImGui::SameLine();
+  actions.load_settings = ImGui::Button("Load settings");
+  actions.reload_level = ImGui::Button("Reload level (F5)");
+  ImGui::SameLine();
+  actions.record_case = ImGui::Button("Record case (F9)");
+  if (!state.status.empty()) {
+    const ImVec4 color = state.status_is_error ? ImVec4(1.f, 0.4f, 0.35f, 1.f) : ImVec4(0.6f, 1.f, 0.6f, 1.f);
+    ImGui::PushTextWrapPos(0.f);
+    ImGui::TextColored(color, "%s", state.status.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::Separator();
   ControllerSettings s = walker.controller().settings();
   bool changed = false;
   ImGui::PushItemWidth(170);
@@ -76,20 +91,6 @@ PanelActions tuning_panel(Walker& walker, DebugDrawOptions& debug, PanelState& s
     state.report(refused, !refused.empty());
   }
 
-  ImGui::Separator();
-  ImGui::TextDisabled("%s", settings_file.c_str());
-  actions.save_settings = ImGui::Button("Save settings");
-  ImGui::SameLine();
-  actions.load_settings = ImGui::Button("Load settings");
-  actions.reload_level = ImGui::Button("Reload level (F5)");
-  ImGui::SameLine();
-  actions.record_case = ImGui::Button("Record case (F9)");
-  if (!state.status.empty()) {
-    const ImVec4 color = state.status_is_error ? ImVec4(1.f, 0.4f, 0.35f, 1.f) : ImVec4(0.6f, 1.f, 0.6f, 1.f);
-    ImGui::PushTextWrapPos(0.f);
-    ImGui::TextColored(color, "%s", state.status.c_str());
-    ImGui::PopTextWrapPos();
-  }
   ImGui::End();
   return actions;
 }
