@@ -274,3 +274,34 @@ TEST_CASE("walker: the panel's edits go through set_settings; refusals say why a
   CHECK(walker.controller().settings().height == 1.5f);
   CHECK(walker.controller().settings().max_slope == glm::radians(30.f));
 }
+
+TEST_CASE("debug scene: walking into a low step draws the stair probe from the contact, step height up") {
+  const ViewerLevel level = builtin_level();
+  // The first stair of the built-in level (0.2 m high, its face at x = 5.8) lies ahead along +x.
+  Walker walker(level.world, {}, {5.f, 0.f, -3.f});
+  const glm::vec3 forward{1.f, 0.f, 0.f}, right{0.f, 0.f, 1.f};
+  FrameInput in;
+  in.walk = {0.f, 1.f};
+  DebugDrawOptions only_probe{.closest_points = false,
+                              .contact_normals = false,
+                              .sweep_hits = false,
+                              .ground_normal = false,
+                              .stair_probe = true,
+                              .iterations = false};
+  bool seen = false;
+  for (int i = 0; i < 60 && !seen; ++i) {
+    walker.step(in, forward, right, 1.f / 60.f);
+    const DebugScene scene = debug_scene(level.world, walker.controller(), walker.last(), only_probe);
+    if (scene.lines.empty()) continue;
+    seen = true;
+    REQUIRE(scene.lines.size() == 6); // up, across, down
+    const float step = walker.controller().settings().step_height;
+    CHECK_APPROX(scene.lines[1].position - scene.lines[0].position, glm::vec3(0.f, step, 0.f), 1e-5f);
+    // The probe starts where the capsule met the stair: its bottom sphere reaches x = 5.8 - skin.
+    CHECK_APPROX(scene.lines[0].position.x + walker.controller().settings().radius, 5.8f, 0.05f);
+  }
+  CHECK(seen);
+  // Half a second more: the walker stands on a stair top (0.2 m or higher).
+  for (int i = 0; i < 30; ++i) walker.step(in, forward, right, 1.f / 60.f);
+  CHECK(walker.controller().position().y > 0.19f);
+}

@@ -60,11 +60,14 @@ DebugScene debug_scene(const World& world, const Controller& controller, const M
       if (it.hit) line(scene, reached, reached + 0.3f * it.normal, hit_color);
     }
     if (options.stair_probe && it.stepped) {
-      // The probe the controller ran: up by the step height, across by the blocked motion, down.
+      // The probe the controller ran from the wall contact: up by the step height, across by
+      // the motion the wall blocked, down.
       const glm::vec3 up = s.up * s.step_height;
-      line(scene, it.start, it.start + up, step_color);
-      line(scene, it.start + up, it.start + up + it.motion, step_color);
-      line(scene, it.start + up + it.motion, it.start + it.motion, step_color);
+      const glm::vec3 from = it.start + it.fraction * it.motion;
+      const glm::vec3 across = (1.f - it.fraction) * it.motion;
+      line(scene, from, from + up, step_color);
+      line(scene, from + up, from + up + across, step_color);
+      line(scene, from + up + across, from + across, step_color);
     }
   }
   return scene;
