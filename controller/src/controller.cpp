@@ -131,16 +131,20 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
 
   result.recovered = recover(dt);
 
-  glm::vec3 motion = velocity * dt;
+  glm::vec3 motion = velocity * dt, kept_velocity = velocity;
   if (walking) {
     // Walk in the ground plane instead of pushing into it: gravity on a walkable slope then
-    // cancels exactly, so an idle character does not slide down. On an edge (a step nose)
-    // the contact normal is steep: follow the surface instead.
-    const glm::vec3& n = walkable(ground_.contact_normal) ? ground_.contact_normal : ground_.normal;
-    const float along_up = glm::dot(n, up);
-    if (along_up > 1e-3f) motion -= up * (glm::dot(motion, n) / along_up);
+    // cancels exactly, so an idle character neither slides down nor reports a velocity. The
+    // motion follows the contact (on an edge, over its rounded path) unless that is too steep;
+    // the velocity follows the surface, so stepping over an edge does not read as a jump.
+    const auto along = [&](const glm::vec3& v, const glm::vec3& n) {
+      const float along_up = glm::dot(n, up);
+      return along_up > 1e-3f ? v - up * (glm::dot(v, n) / along_up) : v;
+    };
+    motion = along(motion, walkable(ground_.contact_normal) ? ground_.contact_normal : ground_.normal);
+    kept_velocity = along(velocity, ground_.normal);
   }
-  slide(motion, velocity, dt, walking, result);
+  slide(motion, kept_velocity, dt, walking, result);
   update_ground();
   // Walking off a step or down a slope leaves the ground for a moment: stick back to it, at
   // the skin distance, so where a walk ends does not depend on the frame rate.

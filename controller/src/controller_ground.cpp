@@ -8,8 +8,8 @@
 
 namespace glide {
 
-// Pushes the capsule out of every piece it overlaps by more than the time-of-impact
-// tolerance, to the skin distance, at most recovery_speed * dt per move so a character
+// Pushes the capsule out of every piece closer than half the skin (overlapping, or spawned
+// touching), to the skin distance, at most recovery_speed * dt per move so a character
 // spawned inside geometry eases out instead of exploding out.
 float Controller::recover(float dt) {
   if (probe_cache_.valid && !probe_cache_.overlapping && probe_cache_.position == position_ &&
@@ -20,7 +20,7 @@ float Controller::recover(float dt) {
   for (int pass = 0; pass < 4 && moved < budget; ++pass) {
     glm::vec3 push(0.f);
     for (const Contact& c : world_->overlap_capsule(capsule(), 0.f, query_filter())) {
-      if (c.distance >= -settings_.toi_tolerance) continue;
+      if (c.distance >= recovery_gap()) continue;
       // Only what earlier contacts' push has not already covered: no double push in corners.
       const float need = settings_.skin_width - c.distance - glm::dot(push, c.normal);
       if (need > 0.f) push += c.normal * need;
@@ -60,7 +60,7 @@ void Controller::update_ground() {
       world_->closest(capsule(), 2.f * settings_.skin_width, query_filter(), max_contacts);
   probe_cache_ = {contacts.size() < max_contacts, false, position_, world_->revision()};
   for (const Contact& c : contacts) {
-    if (c.distance < -settings_.toi_tolerance) probe_cache_.overlapping = true;
+    if (c.distance < recovery_gap()) probe_cache_.overlapping = true;
     if (glm::dot(c.normal, up) <= 1e-3f) continue;
     const glm::vec3 surface = surface_normal(c.target, c.piece, c.point_on_piece, c.normal);
     const bool walk = walkable(surface);

@@ -73,10 +73,9 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
     }
     motion = solve_slide(std::span<const glm::vec3>(planes.data(), plane_count), wanted, original);
   }
-  // The velocity the character keeps: the game's velocity without what the contact planes and
-  // the ground took. Following the ground, stepping and snapping are placement, not velocity,
-  // so a game that feeds this back is not launched off a stair.
-  if (walking && plane_count < planes.size()) planes[plane_count++] = ground_.normal;
+  // The velocity the character keeps: the game's velocity along the ground without what the
+  // contact planes took. Stepping and snapping are placement, not velocity, so a game that
+  // feeds this back is not launched off a stair.
   result.velocity = solve_slide(std::span<const glm::vec3>(planes.data(), plane_count), velocity, velocity);
 }
 

@@ -109,7 +109,8 @@ TEST_CASE("malformed files name the file, the case and the JSON path") {
       {"missing_field.json", {"case \"query_without_b\"", "/cases/0/query", "missing required field \"b\""}},
       {"short_vector.json", {"case \"position_with_two_numbers\"", "/cases/0/world/0/position", "[x, y, z]"}},
       {"unknown_instance.json", {"case \"query_names_nothing\"", "/cases/0/query/b", "\"wall\""}},
-      {"move_reserved.json", {"case \"controller_walk\"", "/cases/0/query/type", "reserved"}},
+      {"move_bad_controller.json",
+       {"case \"capsule_too_short\"", "/cases/0/query/controller", "ControllerSettings.height", "0.8"}},
       {"duplicate_field.json", {"duplicate_field.json: ", "/cases/0/expect", "duplicate field \"distance\""}},
       {"number_overflow.json", {"number_overflow.json: ", "number overflow", "1e999"}},
   };

@@ -3,6 +3,7 @@
 // The parsed form of a case file (see docs/cases.md). Private to the controller library:
 // the public face is glide/controller/cases.hpp.
 
+#include <glide/controller/controller_settings.hpp>
 #include <glide/gjk/shapes.hpp>
 
 #include <glm/vec2.hpp>
@@ -45,8 +46,23 @@ struct Instance {
   gjk::Transform transform;
 };
 
-enum class QueryType { distance, intersect, penetration, sweep, raycast };
+enum class QueryType { distance, intersect, penetration, sweep, raycast, move };
 enum class SweepMethod { bisection, fast };
+
+/// A controller run over frames: every frame the game asks for `velocity` and applies its
+/// own gravity, as a player update does (docs/cases.md, "move").
+struct MoveQuery {
+  struct Frames {
+    glm::vec3 velocity{0.f}; ///< desired velocity, without gravity (m/s)
+    int count = 1;           ///< frames it is held for
+  };
+  ControllerSettings settings;
+  glm::vec3 start{0.f};          ///< feet at the first frame (m)
+  glm::vec3 start_velocity{0.f}; ///< the game's velocity before the first frame (m/s)
+  float dt = 1.f / 60.f;         ///< frame time (s)
+  float gravity = 9.81f;         ///< the game's gravity along -up (m/s^2)
+  std::vector<Frames> frames;
+};
 
 struct Query {
   QueryType type = QueryType::distance;
@@ -66,6 +82,8 @@ struct Query {
   glm::vec3 origin{0.f};
   glm::vec3 direction{0.f, -1.f, 0.f}; ///< normalised while parsing
   float max_distance = 0.f;
+  // move.
+  MoveQuery move;
 };
 
 /// An expected or actual value: none (a miss has no point), boolean, number, vector, text.

@@ -1,5 +1,6 @@
 #include "cases/case_parser.hpp"
 
+#include "cases/case_move_parser.hpp"
 #include "cases/case_shapes.hpp"
 
 #include <glide/gjk/error.hpp>
@@ -68,11 +69,9 @@ void parse_sweep_settings(Fields& query, Query& q) {
   f.done({"tolerance", "max_iterations", "tie_distance", "ignore_separating"});
 }
 
-const std::map<std::string, QueryType> k_query_types{{"distance", QueryType::distance},
-                                                     {"intersect", QueryType::intersect},
-                                                     {"penetration", QueryType::penetration},
-                                                     {"sweep", QueryType::sweep},
-                                                     {"raycast", QueryType::raycast}};
+const std::map<std::string, QueryType> k_query_types{
+    {"distance", QueryType::distance}, {"intersect", QueryType::intersect}, {"penetration", QueryType::penetration},
+    {"sweep", QueryType::sweep},       {"raycast", QueryType::raycast},     {"move", QueryType::move}};
 
 Query parse_query(const Node& node, const std::vector<Instance>& world, const ShapeTable& table,
                   const std::filesystem::path& base_dir) {
@@ -80,13 +79,12 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
   Query q;
   const Node type_node = f.required("type");
   const std::string type = type_node.string();
-  if (type == "move")
-    type_node.fail("query type \"move\" is reserved for the character controller and not supported yet");
   const auto it = k_query_types.find(type);
   if (it == k_query_types.end())
-    type_node.fail("unknown query type \"" + type + "\" (one of: distance, intersect, penetration, sweep, raycast)");
+    type_node.fail("unknown query type \"" + type +
+                   "\" (one of: distance, intersect, penetration, sweep, raycast, move)");
   q.type = it->second;
-  if (q.type == QueryType::sweep || q.type == QueryType::raycast) {
+  if (q.type == QueryType::sweep || q.type == QueryType::raycast || q.type == QueryType::move) {
     // These run against a glide::World, whose pieces are convex polytopes.
     int terrains = 0;
     for (std::size_t i = 0; i < world.size(); ++i) {
@@ -145,6 +143,10 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
     f.done({"type", "origin", "direction", "max_distance", "settings"});
     break;
   }
+  case QueryType::move:
+    q.move = parse_move(f);
+    f.done({"type", "controller", "start", "dt", "gravity", "frames"});
+    break;
   }
   return q;
 }
@@ -254,6 +256,8 @@ const char* query_type_name(QueryType type) {
     return "sweep";
   case QueryType::raycast:
     return "raycast";
+  case QueryType::move:
+    return "move";
   }
   return "?";
 }
@@ -273,6 +277,10 @@ const std::vector<FieldSpec>& fields_of(QueryType type) {
                                             {"piece", K::text},   {"started_overlapped", K::boolean}};
   static const std::vector<FieldSpec> raycast{
       {"hit", K::boolean}, {"distance", K::number}, {"point", K::vector}, {"normal", K::vector}, {"piece", K::text}};
+  static const std::vector<FieldSpec> move{
+      {"position", K::vector},      {"velocity", K::vector},        {"ground", K::text},
+      {"ground_normal", K::vector}, {"max_penetration", K::number}, {"max_frame_move", K::number},
+      {"frames_in_air", K::number}};
   switch (type) {
   case QueryType::distance:
     return distance;
@@ -284,6 +292,8 @@ const std::vector<FieldSpec>& fields_of(QueryType type) {
     return sweep;
   case QueryType::raycast:
     return raycast;
+  case QueryType::move:
+    return move;
   }
   return distance;
 }

@@ -96,6 +96,8 @@ Actuals evaluate(const Case& c) {
     return sweep_query(c);
   case QueryType::raycast:
     return raycast_query(c);
+  case QueryType::move:
+    return move_query(c);
   }
   return {};
 }

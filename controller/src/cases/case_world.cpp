@@ -1,11 +1,13 @@
 #include "cases/case_world.hpp"
 
+#include <glide/controller/controller.hpp>
 #include <glide/controller/obj_level.hpp>
 #include <glide/controller/world.hpp>
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/error.hpp>
 #include <glide/terrain/heightfield_loader.hpp>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -108,6 +110,44 @@ Actuals raycast_query(const Case& c) {
           {"point", hit.point},
           {"normal", hit.normal},
           {"piece", w.name_of(hit.target, hit.piece)}};
+}
+
+Actuals move_query(const Case& c) {
+  const CaseWorld w(c);
+  const MoveQuery& m = c.query.move;
+  Controller controller(w.world, m.settings, m.start);
+  const glm::vec3 up = m.settings.up;
+  float vertical = glm::dot(m.start_velocity, up);
+  float max_penetration = 0.f, max_frame_move = 0.f;
+  int frames_in_air = 0;
+  MoveResult r;
+  r.position = m.start;
+  r.ground = controller.ground();
+  for (const MoveQuery::Frames& run : m.frames) {
+    for (int i = 0; i < run.count; ++i) {
+      // What a player update does: the game owns gravity, and stops falling on the ground.
+      if (controller.ground().state == GroundState::on_ground && vertical <= 0.f) vertical = 0.f;
+      vertical -= m.gravity * m.dt;
+      const glm::vec3 walk = run.velocity - up * glm::dot(run.velocity, up);
+      const glm::vec3 before = controller.position();
+      r = controller.move(walk + up * (glm::dot(run.velocity, up) + vertical), m.dt);
+      vertical = glm::dot(r.velocity, up) - glm::dot(run.velocity, up);
+      max_frame_move = std::max(max_frame_move, glm::length(controller.position() - before));
+      for (const Contact& contact : w.world.overlap_capsule(controller.capsule(), 0.f))
+        max_penetration = std::max(max_penetration, -contact.distance);
+      if (r.ground.state == GroundState::in_air) ++frames_in_air;
+    }
+  }
+  const char* ground = r.ground.state == GroundState::on_ground         ? "on_ground"
+                       : r.ground.state == GroundState::on_steep_ground ? "on_steep_ground"
+                                                                        : "in_air";
+  return {{"position", r.position},
+          {"velocity", r.velocity},
+          {"ground", std::string(ground)},
+          {"ground_normal", r.ground.normal},
+          {"max_penetration", num(max_penetration)},
+          {"max_frame_move", num(max_frame_move)},
+          {"frames_in_air", num(static_cast<float>(frames_in_air))}};
 }
 
 } // namespace glide::cases

@@ -8,5 +8,7 @@ namespace glide::cases {
 /// levels are loaded, a heightfield becomes the terrain) and runs the sweep or the ray.
 Actuals sweep_query(const Case& c);
 Actuals raycast_query(const Case& c);
+/// Runs a Controller over the case's frames in that world (see MoveQuery).
+Actuals move_query(const Case& c);
 
 } // namespace glide::cases

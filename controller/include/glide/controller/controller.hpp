@@ -123,6 +123,8 @@ private:
   SweepSettings sweep_settings() const;
   SweepHit sweep(const glm::vec3& motion) const;
   bool walkable(const glm::vec3& normal) const;
+  /// Contacts closer than this are pushed back out to the skin (m).
+  float recovery_gap() const { return 0.5f * settings_.skin_width; }
   glm::vec3 surface_normal(HitTarget target, PieceId piece, const glm::vec3& point,
                            const glm::vec3& contact_normal) const;
   bool room_for(const ControllerSettings& shape) const;
