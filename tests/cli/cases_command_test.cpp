@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include "cli.hpp"
+#include "run_glide.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -16,25 +16,13 @@ namespace {
 const std::filesystem::path k_tests_dir = GLIDE_TESTS_DIR;
 const std::filesystem::path k_work_dir = GLIDE_TEST_WORK_DIR;
 
-struct Run {
-  int code = 0;
-  std::string out, err;
-  std::vector<std::string> lines;
-};
+using Run = glide::test::CliRun;
 
+/// `glide cases <args...>`.
 Run glide_cases(std::initializer_list<std::string> args) {
-  std::vector<std::string> storage{"glide", "cases"};
-  storage.insert(storage.end(), args.begin(), args.end());
-  std::vector<const char*> argv;
-  for (const auto& s : storage) argv.push_back(s.c_str());
-  std::ostringstream out, err;
-  Run r;
-  r.code = glide::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  std::istringstream lines(r.out);
-  for (std::string line; std::getline(lines, line);) r.lines.push_back(line);
-  return r;
+  std::vector<std::string> all{"cases"};
+  all.insert(all.end(), args.begin(), args.end());
+  return glide::test::run_glide(all);
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }

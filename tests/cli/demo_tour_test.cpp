@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
-#include "cli.hpp"
 #include "demo_level.hpp"
 #include "map_image.hpp"
+#include "run_glide.hpp"
 #include "tour.hpp"
 
 #define STB_IMAGE_STATIC
@@ -23,23 +23,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int code = 0;
-  std::string out, err;
-};
-
-Run run_glide(std::initializer_list<std::string> args) {
-  std::vector<std::string> owned{"glide"};
-  owned.insert(owned.end(), args.begin(), args.end());
-  std::vector<const char*> argv;
-  for (const auto& a : owned) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  Run r;
-  r.code = glide::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using glide::test::run_glide;
+using Run = glide::test::CliRun;
 
 fs::path work_dir() {
   const fs::path dir = fs::path(GLIDE_TEST_WORK_DIR) / "demo_tour";

@@ -47,7 +47,6 @@ struct Instance {
 };
 
 enum class QueryType { distance, intersect, penetration, sweep, raycast, move };
-enum class SweepMethod { bisection, fast };
 
 /// A controller run over frames: every frame the game asks for `velocity` and applies its
 /// own gravity, as a player update does (docs/cases.md, "move").
@@ -72,7 +71,7 @@ struct Query {
   ShapeDef capsule;
   gjk::Transform pose;
   glm::vec3 motion{0.f};
-  SweepMethod method = SweepMethod::fast;
+  ToiMethod method = ToiMethod::conservative_advancement; ///< "fast" or "bisection"
   // Optional SweepSettings overrides (sweep and raycast); unset keeps the World's default.
   std::optional<float> toi_tolerance;    ///< (m)
   std::optional<int> max_iterations;     ///< (count)

@@ -25,15 +25,7 @@ ControllerSettings parse_controller(const Node& node) {
   if (const auto n = f.optional("step_max_wall_angle_deg")) s.step_max_wall_angle = glm::radians(n->non_negative());
   if (const auto n = f.optional("floor_snap_distance")) s.floor_snap_distance = n->non_negative();
   if (const auto n = f.optional("max_iterations")) s.max_iterations = n->integer(1, 16);
-  if (const auto n = f.optional("toi_method")) {
-    const std::string method = n->string();
-    if (method == "bisection")
-      s.toi_method = ToiMethod::bisection;
-    else if (method == "fast")
-      s.toi_method = ToiMethod::conservative_advancement;
-    else
-      n->fail("unknown toi_method \"" + method + "\" (bisection or fast)");
-  }
+  if (const auto n = f.optional("toi_method")) s.toi_method = parse_toi_method(*n);
   if (const auto n = f.optional("toi_tolerance")) s.toi_tolerance = n->positive();
   f.done({"radius", "height", "up", "skin_width", "min_move_distance", "recovery_speed", "max_slope_deg", "step_height",
           "step_min_forward", "step_max_wall_angle_deg", "floor_snap_distance", "max_iterations", "toi_method",
@@ -47,6 +39,13 @@ ControllerSettings parse_controller(const Node& node) {
 }
 
 } // namespace
+
+ToiMethod parse_toi_method(const Node& node) {
+  const std::string method = node.string();
+  if (method == "bisection") return ToiMethod::bisection;
+  if (method == "fast") return ToiMethod::conservative_advancement;
+  node.fail("unknown method \"" + method + "\" (bisection or fast)");
+}
 
 MoveQuery parse_move(Fields& query) {
   MoveQuery m;

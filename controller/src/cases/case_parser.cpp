@@ -119,15 +119,7 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
     if (q.capsule.kind != ShapeDef::Kind::capsule) c.fail("a sweep moves a capsule");
     q.pose = pose_from(f);
     q.motion = f.required("motion").vec3();
-    if (const auto m = f.optional("method")) {
-      const std::string method = m->string();
-      if (method == "bisection")
-        q.method = SweepMethod::bisection;
-      else if (method == "fast")
-        q.method = SweepMethod::fast;
-      else
-        m->fail("unknown sweep method \"" + method + "\" (bisection or fast)");
-    }
+    if (const auto m = f.optional("method")) q.method = parse_toi_method(*m);
     parse_sweep_settings(f, q);
     f.done(with({"type", "capsule", "motion", "method", "settings"}, k_pose_fields));
     break;

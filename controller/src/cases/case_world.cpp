@@ -73,7 +73,7 @@ struct CaseWorld {
 
 SweepSettings sweep_settings(const Query& q) {
   SweepSettings s;
-  s.method = q.method == SweepMethod::bisection ? ToiMethod::bisection : ToiMethod::conservative_advancement;
+  s.method = q.method;
   if (q.toi_tolerance) s.tolerance = *q.toi_tolerance;
   if (q.max_iterations) s.max_iterations = *q.max_iterations;
   if (q.tie_distance) s.tie_distance = *q.tie_distance;

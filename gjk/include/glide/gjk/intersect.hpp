@@ -69,9 +69,9 @@ private:
         d = toward_origin_from_line(ac, ao);
         return false;
       }
-      return edge_ab(d, a, b, ab, ao);
+      return edge_ab(d, a, b);
     }
-    if (glm::dot(glm::cross(ab, abc), ao) > 0.f) return edge_ab(d, a, b, ab, ao);
+    if (glm::dot(glm::cross(ab, abc), ao) > 0.f) return edge_ab(d, a, b);
     if (glm::dot(abc, ao) >= 0.f) {
       d = abc;
     } else { // wind the triangle so that its normal faces the origin
@@ -82,18 +82,11 @@ private:
     return false;
   }
 
-  bool edge_ab(glm::vec3& d, const glm::vec3& a, const glm::vec3& b, const glm::vec3& ab, const glm::vec3& ao) {
+  bool edge_ab(glm::vec3& d, const glm::vec3& a, const glm::vec3& b) {
     p[0] = b;
     p[1] = a;
     n = 2;
-    if (glm::dot(ab, ao) > 0.f) {
-      d = toward_origin_from_line(ab, ao);
-    } else {
-      p[0] = a;
-      n = 1;
-      d = ao;
-    }
-    return false;
+    return line(d);
   }
 
   bool tetrahedron(glm::vec3& d) {
