@@ -90,18 +90,24 @@ Level& level(int n) {
   return *slot;
 }
 
-void sweep_glide(benchmark::State& state) {
-  const Level& l = level(static_cast<int>(state.range(0)));
-  const SweepSettings settings{.method = static_cast<ToiMethod>(state.range(1))};
+// Sweeps the stream of queries round-robin; reports the hit rate so peers can be compared.
+template <class Queries>
+void sweep_stream(benchmark::State& state, const World& world, const Queries& queries, ToiMethod method) {
+  const SweepSettings settings{.method = method};
   std::size_t i = 0, hits = 0;
   for (auto _ : state) {
-    const Query& q = l.queries[i];
-    const SweepHit hit = l.world.sweep_capsule(q.capsule, q.motion, {}, settings);
+    const Query& q = queries[i];
+    const SweepHit hit = world.sweep_capsule(q.capsule, q.motion, {}, settings);
     benchmark::DoNotOptimize(hit);
     hits += hit.hit;
     i = (i + 1) % k_stream;
   }
   state.counters["hit_rate"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
+}
+
+void sweep_glide(benchmark::State& state) {
+  const Level& l = level(static_cast<int>(state.range(0)));
+  sweep_stream(state, l.world, l.queries, static_cast<ToiMethod>(state.range(1)));
 }
 
 // The same sweeps through brute force over every piece: the broadphase's gain.
@@ -214,16 +220,7 @@ TerrainLevel& terrain_level() {
 
 void sweep_terrain(benchmark::State& state) {
   const TerrainLevel& l = terrain_level();
-  const SweepSettings settings{.method = static_cast<ToiMethod>(state.range(0))};
-  std::size_t i = 0, hits = 0;
-  for (auto _ : state) {
-    const Query& q = l.queries[i];
-    const SweepHit hit = l.world.sweep_capsule(q.capsule, q.motion, {}, settings);
-    benchmark::DoNotOptimize(hit);
-    hits += hit.hit;
-    i = (i + 1) % k_stream;
-  }
-  state.counters["hit_rate"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
+  sweep_stream(state, l.world, l.queries, static_cast<ToiMethod>(state.range(0)));
 }
 
 #ifdef GLIDE_BENCH_HAVE_BULLET

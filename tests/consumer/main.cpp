@@ -22,8 +22,8 @@ int main() {
   for (int frame = 0; frame < 60; ++frame) r = player.move({1.f, -5.f, 0.f}, 1.f / 60.f);
 
   const auto d = glide::gjk::distance(player.capsule(), glide::gjk::Point{{0.f, 5.f, 0.f}});
-  std::printf("glide %s: feet at (%.3f, %.3f, %.3f), %s, %.3f m below the point\n", glide::version_string,
-              r.position.x, r.position.y, r.position.z,
+  std::printf("glide %s: feet at (%.3f, %.3f, %.3f), %s, %.3f m below the point\n", glide::version_string, r.position.x,
+              r.position.y, r.position.z,
               r.ground.state == glide::GroundState::on_ground ? "on ground" : "not on ground", d.distance);
   const bool ok = r.ground.state == glide::GroundState::on_ground && r.position.y >= 0.f && r.position.y < 0.02f &&
                   r.position.x > 0.9f && d.distance > 2.f;
