@@ -59,11 +59,15 @@ Controller::Controller(const World& world, const ControllerSettings& settings, c
   update_ground();
 }
 
-gjk::Capsule Controller::capsule_at(const glm::vec3& feet) const {
-  const glm::vec3& up = settings_.up;
-  return gjk::Capsule{{feet + up * settings_.radius, feet + up * (settings_.height - settings_.radius)},
-                      settings_.radius};
+namespace {
+// The capsule of a shape (radius, height, up) standing with its feet at `feet`.
+gjk::Capsule capsule_of(const ControllerSettings& shape, const glm::vec3& feet) {
+  const glm::vec3& up = shape.up;
+  return gjk::Capsule{{feet + up * shape.radius, feet + up * (shape.height - shape.radius)}, shape.radius};
 }
+} // namespace
+
+gjk::Capsule Controller::capsule_at(const glm::vec3& feet) const { return capsule_of(settings_, feet); }
 
 QueryFilter Controller::query_filter() const {
   QueryFilter filter{settings_.layer_mask, {}};
@@ -181,10 +185,7 @@ void Controller::teleport(const glm::vec3& position) {
 }
 
 bool Controller::room_for(const ControllerSettings& shape) const {
-  const glm::vec3& up = shape.up;
-  const gjk::Capsule capsule{{position_ + up * shape.radius, position_ + up * (shape.height - shape.radius)},
-                             shape.radius};
-  for (const Contact& c : world_->overlap_capsule(capsule, 0.f, query_filter()))
+  for (const Contact& c : world_->overlap_capsule(capsule_of(shape, position_), 0.f, query_filter()))
     if (c.distance < 0.f) return false;
   return true;
 }
