@@ -1,3 +1,5 @@
+#include "narrowphase.hpp"
+
 #include <glide/controller/controller.hpp>
 #include <glide/controller/world.hpp>
 #include <glide/gjk/error.hpp>
@@ -91,7 +93,14 @@ SweepSettings Controller::sweep_settings() const {
 SweepHit Controller::sweep(const glm::vec3& motion) const {
   gjk::Capsule inflated = capsule();
   inflated.radius += settings_.skin_width;
-  return world_->sweep_capsule(inflated, motion, query_filter(), sweep_settings());
+  return nearby_.sweep_capsule(*world_, inflated, motion, query_filter(), sweep_settings());
+}
+
+// Room for everything one move may query beyond its motion (a step up and over, the floor
+// snap, the ground probe), so a walking character gathers anew only every few decimetres.
+float Controller::gather_margin(const glm::vec3& motion) const {
+  return glm::length(motion) + settings_.step_height + settings_.step_min_forward + settings_.floor_snap_distance +
+         4.f * settings_.skin_width;
 }
 
 bool Controller::walkable(const glm::vec3& normal) const {
@@ -133,6 +142,10 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
   const bool leaving = glm::dot(velocity, up) > 1e-3f && glm::dot(velocity, ground_.normal) > 1e-3f;
   const bool walking = ground_.state == GroundState::on_ground && !leaving;
 
+  const glm::vec3 reach = velocity * dt;
+  gjk::Capsule padded = capsule();
+  padded.radius += settings_.skin_width;
+  nearby_.reach(*world_, detail::capsule_bounds(padded).swept(reach), gather_margin(reach));
   result.recovered = recover(dt);
 
   glm::vec3 motion = velocity * dt, kept_velocity = velocity;

@@ -19,7 +19,7 @@ float Controller::recover(float dt) {
   float moved = 0.f;
   for (int pass = 0; pass < 4 && moved < budget; ++pass) {
     glm::vec3 push(0.f);
-    for (const Contact& c : world_->overlap_capsule(capsule(), 0.f, query_filter())) {
+    for (const Contact& c : nearby_.overlap_capsule(*world_, capsule(), 0.f, query_filter())) {
       if (c.distance >= recovery_gap()) continue;
       // Only what earlier contacts' push has not already covered: no double push in corners.
       const float need = settings_.skin_width - c.distance - glm::dot(push, c.normal);
@@ -56,8 +56,8 @@ void Controller::update_ground() {
   const glm::vec3& up = settings_.up;
   float best = -2.f;
   constexpr std::size_t max_contacts = 8;
-  const std::vector<Contact> contacts =
-      world_->closest(capsule(), 2.f * settings_.skin_width, query_filter(), max_contacts);
+  const std::span<const Contact> contacts =
+      nearby_.closest(*world_, capsule(), 2.f * settings_.skin_width, query_filter(), max_contacts);
   probe_cache_ = {contacts.size() < max_contacts, false, position_, world_->revision()};
   for (const Contact& c : contacts) {
     if (c.distance < recovery_gap()) probe_cache_.overlapping = true;

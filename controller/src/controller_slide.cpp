@@ -49,7 +49,7 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
     // step; only walkable contacts are followed like ground.
     const bool floor_like = walkable(hit.normal);
     glm::vec3 left_after_step;
-    if (walking && !floor_like && try_step(remaining, hit.normal, left_after_step)) {
+    if (walking && !floor_like && try_step(remaining, hit, left_after_step)) {
       trace.stepped = true;
       trace_.iterations.push_back(trace);
       motion = left_after_step;
@@ -82,10 +82,17 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
 // Up by the step height, forward by the blocked motion, down onto the step. Taken only onto
 // walkable ground that goes on for step_min_forward past the landing, so what a move does
 // at a step does not depend on how far one frame moves (frame-rate independence).
-bool Controller::try_step(const glm::vec3& motion, const glm::vec3& wall_normal, glm::vec3& left) {
+bool Controller::try_step(const glm::vec3& motion, const SweepHit& blocker, glm::vec3& left) {
   const glm::vec3& up = settings_.up;
   const float skin = settings_.skin_width;
   if (settings_.step_height <= 0.f) return false;
+  // The capsule's side touches the wall higher than the step height above its lowest point:
+  // raised by the step it would touch the same point the same way, so it cannot get over.
+  // (PhysX's controller likewise climbs only contacts below its step offset.)
+  const glm::vec3& wall_normal = blocker.normal;
+  if (std::abs(glm::dot(wall_normal, up)) < 1e-3f &&
+      glm::dot(blocker.point - position_, up) >= settings_.step_height + settings_.radius)
+    return false;
   const glm::vec3 forward = horizontal(motion, up);
   const float forward_length = glm::length(forward);
   if (forward_length <= settings_.min_move_distance) return false;
@@ -135,7 +142,7 @@ bool Controller::step_top_continues(const glm::vec3& landing, const glm::vec3& d
   const glm::vec3& up = settings_.up;
   const float drop = 4.f * settings_.skin_width;
   const glm::vec3 origin = landing + dir * settings_.step_min_forward + up * (0.5f * drop);
-  const RayHit ray = world_->raycast(origin, -up, drop, query_filter(), sweep_settings());
+  const RayHit ray = nearby_.raycast(*world_, origin, -up, drop, query_filter(), sweep_settings());
   return ray.hit && walkable(ray.normal);
 }
 

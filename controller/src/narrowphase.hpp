@@ -4,14 +4,17 @@
 // tests, so a query and its oracle differ only in how candidates are found.
 
 #include <glide/controller/query_types.hpp>
+#include <glide/gjk/aabb.hpp>
 #include <glide/gjk/distance.hpp>
 #include <glide/gjk/penetration.hpp>
 #include <glide/gjk/toi.hpp>
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -59,9 +62,10 @@ inline gjk::ToiSettings toi_settings(const SweepSettings& s) {
 /// against a convex shape, by the method the settings choose.
 template <class Shape>
 gjk::ToiResult time_of_impact(const gjk::Segment& segment, float radius, const glm::vec3& motion, const Shape& shape,
-                              ToiMethod method, const gjk::ToiSettings& settings) {
-  return method == ToiMethod::bisection ? gjk::toi_bisection(segment, radius, motion, shape, settings)
-                                        : gjk::toi_conservative_advancement(segment, radius, motion, shape, settings);
+                              ToiMethod method, const gjk::ToiSettings& settings, const gjk::ToiWarmStart& warm = {}) {
+  return method == ToiMethod::bisection
+             ? gjk::toi_bisection(segment, radius, motion, shape, settings)
+             : gjk::toi_conservative_advancement(segment, radius, motion, shape, settings, warm);
 }
 
 /// A contact the motion does not approach (SweepSettings::ignore_separating).
@@ -144,10 +148,11 @@ private:
   std::vector<Candidate> overflow_;
 };
 
-/// Contact between a capsule and a convex shape when the gap is at most `margin`.
+/// The contact a distance query `d` between the capsule's segment and `shape` describes, when
+/// the gap is at most `margin`.
 template <class Shape>
-std::optional<Contact> contact(const gjk::Capsule& capsule, float margin, const Shape& shape) {
-  const gjk::DistanceResult d = gjk::distance(capsule.segment, shape);
+std::optional<Contact> contact_from(const gjk::Capsule& capsule, float margin, const Shape& shape,
+                                    const gjk::DistanceResult& d) {
   if (d.status == gjk::Status::invalid_input) return std::nullopt;
   if (d.distance - capsule.radius > margin) return std::nullopt;
   Contact c;
@@ -166,6 +171,51 @@ std::optional<Contact> contact(const gjk::Capsule& capsule, float margin, const 
   }
   if (!finite(c.normal) || !(glm::length(c.normal) > 0.5f)) c.normal = {0.f, 1.f, 0.f};
   return c;
+}
+
+/// Contact between a capsule and a convex shape when the gap is at most `margin`.
+template <class Shape>
+std::optional<Contact> contact(const gjk::Capsule& capsule, float margin, const Shape& shape) {
+  return contact_from(capsule, margin, shape, gjk::distance(capsule.segment, shape));
+}
+
+inline gjk::Aabb capsule_bounds(const gjk::Capsule& c) {
+  return gjk::Aabb::of_point(c.segment.a).merged(c.segment.b).expanded(c.radius);
+}
+
+/// Converts a distance along the motion (m) to a fraction of it; infinite for no motion, where
+/// every hit is at t = 0 and all of them tie.
+inline float fraction_of(float distance, const glm::vec3& motion) {
+  const float length = glm::length(motion);
+  return length > 0.f ? distance / length : std::numeric_limits<float>::infinity();
+}
+
+inline SweepHit to_sweep_hit(const std::optional<Candidate>& c) {
+  SweepHit hit;
+  if (!c) return hit;
+  hit.hit = true;
+  hit.fraction = std::clamp(c->t, 0.f, 1.f);
+  hit.point = c->point;
+  hit.normal = c->normal;
+  hit.target = c->target;
+  hit.piece = c->piece;
+  hit.started_overlapped = c->t <= 0.f;
+  return hit;
+}
+
+/// The ray hit of the winning candidate of a ray origin + t * dir, t in [0, max_t], swept as a
+/// point: a piece's hit point is on the ray; a terrain hit keeps the heightfield's exact point.
+inline RayHit to_ray_hit(const std::optional<Candidate>& best, const glm::vec3& origin, const glm::vec3& dir,
+                         float max_t) {
+  RayHit out;
+  if (!best) return out;
+  out.hit = true;
+  out.t = best->t * max_t;
+  out.point = best->target == HitTarget::terrain ? best->point : origin + out.t * dir;
+  out.normal = best->normal;
+  out.target = best->target;
+  out.piece = best->piece;
+  return out;
 }
 
 } // namespace glide::detail

@@ -10,45 +10,17 @@
 
 namespace glide {
 
-namespace {
-
-gjk::Aabb capsule_bounds(const gjk::Capsule& c) {
-  return gjk::Aabb::of_point(c.segment.a).merged(c.segment.b).expanded(c.radius);
-}
-
-SweepHit to_sweep_hit(const std::optional<detail::Candidate>& c) {
-  SweepHit hit;
-  if (!c) return hit;
-  hit.hit = true;
-  hit.fraction = std::clamp(c->t, 0.f, 1.f);
-  hit.point = c->point;
-  hit.normal = c->normal;
-  hit.target = c->target;
-  hit.piece = c->piece;
-  hit.started_overlapped = c->t <= 0.f;
-  return hit;
-}
-
-// Converts a distance along the motion (m) to a fraction of it; infinite for no motion, where
-// every hit is at t = 0 and all of them tie.
-float fraction_of(float distance, const glm::vec3& motion) {
-  const float length = glm::length(motion);
-  return length > 0.f ? distance / length : std::numeric_limits<float>::infinity();
-}
-
-} // namespace
-
 SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& motion, const QueryFilter& filter,
                               const SweepSettings& settings) const {
   if (!detail::valid_capsule(capsule) || !detail::finite(motion)) return {};
   update();
   const gjk::ToiSettings toi = detail::toi_settings(settings);
-  const float tie = std::max(0.f, fraction_of(settings.tie_distance, motion));
+  const float tie = std::max(0.f, detail::fraction_of(settings.tie_distance, motion));
   // A time of impact may come up to one tolerance early, so the broadphase keeps pieces whose
   // boxes are reached within that much after the bound.
-  const float slack = fraction_of(toi.tolerance, motion);
+  const float slack = detail::fraction_of(toi.tolerance, motion);
   detail::HitCollector hits(tie);
-  const gjk::Aabb box = capsule_bounds(capsule);
+  const gjk::Aabb box = detail::capsule_bounds(capsule);
 
   if (terrain_ && (terrain_layers_ & filter.layer_mask) != 0u) {
     std::uint32_t order = 0;
@@ -84,7 +56,7 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& moti
                       hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
                       limit = std::min(limit, hits.bound() + slack);
                     });
-  return to_sweep_hit(hits.winner());
+  return detail::to_sweep_hit(hits.winner());
 }
 
 std::vector<Contact> World::overlap_capsule(const gjk::Capsule& capsule, float margin,
@@ -93,7 +65,7 @@ std::vector<Contact> World::overlap_capsule(const gjk::Capsule& capsule, float m
   if (!detail::valid_capsule(capsule) || !std::isfinite(margin)) return contacts;
   margin = std::max(margin, -capsule.radius);
   update();
-  const gjk::Aabb box = capsule_bounds(capsule).expanded(std::max(margin, 0.f));
+  const gjk::Aabb box = detail::capsule_bounds(capsule).expanded(std::max(margin, 0.f));
   bvh_->query_box(box, [&](std::uint32_t slot, std::uint32_t at) {
     const PieceId id{slot};
     const QueryPiece& piece = query_pieces_[at];
@@ -137,8 +109,8 @@ RayHit World::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t
   if (!detail::finite(motion) || motion == glm::vec3(0.f)) return out;
   update();
   const gjk::ToiSettings toi = detail::toi_settings(settings);
-  const float tie = fraction_of(settings.tie_distance, motion);
-  const float slack = fraction_of(toi.tolerance, motion);
+  const float tie = detail::fraction_of(settings.tie_distance, motion);
+  const float slack = detail::fraction_of(toi.tolerance, motion);
   detail::HitCollector hits(tie);
 
   if (terrain_ && (terrain_layers_ & filter.layer_mask) != 0u) {
@@ -160,15 +132,7 @@ RayHit World::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t
     limit = std::min(limit, hits.bound() + slack);
   });
 
-  const std::optional<detail::Candidate> best = hits.winner();
-  if (!best) return out;
-  out.hit = true;
-  out.t = best->t * max_t;
-  out.point = best->target == HitTarget::terrain ? best->point : origin + out.t * dir;
-  out.normal = best->normal;
-  out.target = best->target;
-  out.piece = best->piece;
-  return out;
+  return detail::to_ray_hit(hits.winner(), origin, dir, max_t);
 }
 
 } // namespace glide

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <glide/controller/controller_settings.hpp>
+#include <glide/controller/nearby_pieces.hpp>
 #include <glide/controller/query_types.hpp>
 #include <glide/gjk/shapes.hpp>
 
@@ -128,11 +129,13 @@ private:
   glm::vec3 surface_normal(HitTarget target, PieceId piece, const glm::vec3& point,
                            const glm::vec3& contact_normal) const;
   bool room_for(const ControllerSettings& shape) const;
+  /// How far around the asked box the nearby pieces are gathered (m).
+  float gather_margin(const glm::vec3& motion) const;
 
   // The steps of a move, in order (controller_*.cpp).
   float recover(float dt);
   void slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bool walking, MoveResult& result);
-  bool try_step(const glm::vec3& motion, const glm::vec3& wall_normal, glm::vec3& left);
+  bool try_step(const glm::vec3& motion, const SweepHit& blocker, glm::vec3& left);
   bool step_top_continues(const glm::vec3& landing, const glm::vec3& dir) const;
   bool snap_to_floor();
   void update_ground();
@@ -163,6 +166,9 @@ private:
   } failed_step_;
   ContactListener* listener_ = nullptr;
   MoveTrace trace_;
+  // The pieces around the character, gathered once for many moves; a cache, so queries that
+  // are logically const fill it.
+  mutable NearbyPieces nearby_;
 };
 
 } // namespace glide

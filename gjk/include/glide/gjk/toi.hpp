@@ -38,6 +38,14 @@ struct ToiResult {
   Status status = Status::converged;
 };
 
+/// What a caller that queries the same pair often can hand to conservative advancement: the
+/// pair's warm start, and the distance at t = 0 when it already has it (for the same segment,
+/// shape and distance settings). Either may be null.
+struct ToiWarmStart {
+  SimplexCache* cache = nullptr;
+  const DistanceResult* start = nullptr;
+};
+
 namespace detail {
 
 inline bool finite_segment(const Segment& s) { return is_finite(s.a) && is_finite(s.b); }
@@ -84,16 +92,18 @@ void contact_at(const Segment& at, float radius, const B& shape, const DistanceR
 }
 
 /// Checks the input and handles a start within the radius. Returns true when `out` is final.
+/// `known`, when given, is the distance at t = 0 the caller already has.
 template <SupportMapping B>
 bool toi_start(const Segment& seg, float radius, const glm::vec3& motion, const B& shape, const ToiSettings& settings,
-               ToiResult& out, DistanceResult& start, SimplexCache* cache = nullptr) {
+               ToiResult& out, DistanceResult& start, SimplexCache* cache = nullptr,
+               const DistanceResult* known = nullptr) {
   if (!finite_segment(seg) || !is_finite(motion) || !std::isfinite(radius) || radius < 0.f ||
       !(settings.tolerance > 0.f) || !std::isfinite(settings.tolerance) || settings.max_iterations < 1) {
     out.status = Status::invalid_input;
     return true;
   }
-  start = distance(seg, shape, settings.distance, cache);
-  out.iterations = 1;
+  start = known ? *known : distance(seg, shape, settings.distance, cache);
+  out.iterations = known ? 0 : 1;
   if (start.status == Status::invalid_input) {
     out.status = Status::invalid_input;
     return true;
@@ -158,11 +168,12 @@ ToiResult toi_bisection(const Segment& seg, float radius, const glm::vec3& motio
 /// (grazing approaches), it finishes by bisection on the rest of the motion.
 template <SupportMapping B>
 ToiResult toi_conservative_advancement(const Segment& seg, float radius, const glm::vec3& motion, const B& shape,
-                                       const ToiSettings& settings = {}) {
+                                       const ToiSettings& settings = {}, const ToiWarmStart& warm = {}) {
   ToiResult out;
   DistanceResult d;
-  SimplexCache cache;
-  if (detail::toi_start(seg, radius, motion, shape, settings, out, d, &cache)) return out;
+  SimplexCache own;
+  SimplexCache& cache = warm.cache ? *warm.cache : own;
+  if (detail::toi_start(seg, radius, motion, shape, settings, out, d, &cache, warm.start)) return out;
   const glm::dvec3 m(motion);
   const double length = glm::length(m);
   const double window = settings.tolerance / length; // one tolerance (t units)
