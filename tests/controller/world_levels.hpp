@@ -6,6 +6,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -45,6 +46,25 @@ inline void add_random_pieces(World& world, int n, float side, std::uint32_t see
     t.translation = {pos(rng), pos(rng), pos(rng)};
     world.add_piece(gjk::ConvexHull(points), t, PieceInfo{1u << (rng() % 3), static_cast<std::uint64_t>(i)});
   }
+}
+
+/// A wavy 24 x 24 cell terrain of 2 m cells, heights within 3 m of y = -12.
+inline Heightfield wavy_terrain() {
+  const int n = 25;
+  std::vector<float> h(static_cast<std::size_t>(n * n));
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c)
+      h[static_cast<std::size_t>(r * n + c)] =
+          3.f * std::sin(0.5f * static_cast<float>(c)) * std::cos(0.3f * static_cast<float>(r));
+  return Heightfield(n, n, h, glm::vec2(2.f), glm::vec3(-24, -12, -24));
+}
+
+/// 1,000 random pieces in a cube of side `side` over the wavy terrain (on layer 2).
+inline World random_level(std::uint32_t seed, float side) {
+  World world;
+  add_random_pieces(world, 1000, side, seed);
+  world.set_terrain(wavy_terrain(), 2u);
+  return world;
 }
 
 } // namespace glide::test

@@ -18,22 +18,7 @@ namespace {
 
 constexpr float k_side = 40.f; // level cube (m): 1,000 pieces, about one per 64 m^3
 
-Heightfield wavy_terrain() {
-  const int n = 25; // 24 x 24 cells of 2 m under the cube's lower half
-  std::vector<float> h(static_cast<std::size_t>(n * n));
-  for (int r = 0; r < n; ++r)
-    for (int c = 0; c < n; ++c)
-      h[static_cast<std::size_t>(r * n + c)] =
-          3.f * std::sin(0.5f * static_cast<float>(c)) * std::cos(0.3f * static_cast<float>(r));
-  return Heightfield(n, n, h, glm::vec2(2.f), glm::vec3(-24, -12, -24));
-}
-
-World random_level(std::uint32_t seed) {
-  World world;
-  test::add_random_pieces(world, 1000, k_side, seed);
-  world.set_terrain(wavy_terrain(), 2u);
-  return world;
-}
+World random_level(std::uint32_t seed) { return test::random_level(seed, k_side); }
 
 QueryFilter filter_for(int i) {
   switch (i % 3) {
