@@ -2,6 +2,8 @@
 #include "approx.hpp"
 #include "controller_scene.hpp"
 
+#include <random>
+
 using namespace glide;
 using namespace glide::test;
 
@@ -67,4 +69,44 @@ TEST_CASE("walking down stairs stays grounded through floor snapping") {
   CHECK(c.position().y >= 0.f);
   CHECK(c.position().y <= c.settings().skin_width + 1e-3f);
   CHECK(c.position().x > 2.f);
+}
+
+TEST_CASE("walking diagonally into the low side of a ramp steps onto it or slides along, never sticks") {
+  // Wedges 3 m wide rising to 1.5 m at 20 to 60 degrees; starts beside the part of a side
+  // face lower than the step height, headings up to 80 degrees off the face's normal.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  int stuck = 0, climbed = 0;
+  for (float degrees : {20.f, 40.f, 50.f, 60.f}) {
+    World world;
+    add_floor(world);
+    const float height = 1.5f, run = height / std::tan(glm::radians(degrees)), width = 3.f;
+    world.add_piece(gjk::ConvexHull(std::vector<glm::vec3>{
+        {0, 0, 0}, {0, 0, width}, {run, 0, width}, {run, 0, 0}, {run, height, 0}, {run, height, width}}));
+    for (int attempt = 0; attempt < 40; ++attempt) {
+      const bool near_side = attempt % 2 == 0;
+      const float angle = (2.f * u(rng) - 1.f) * glm::radians(80.f);
+      const glm::vec3 dir{std::sin(angle), 0.f, near_side ? std::cos(angle) : -std::cos(angle)};
+      Controller c(world, {}, {0.4f * run * u(rng), 0.f, near_side ? -0.6f : width + 0.6f});
+      Player player{c, world};
+      for (int frame = 0; frame < 60; ++frame) {
+        const glm::vec3 before = c.position();
+        const MoveResult r = player.step(3.f * dir, 1.f / 60.f);
+        glm::vec3 moved = c.position() - before;
+        moved.y = 0.f;
+        // Head-on into a vertical edge, a frictionless capsule rightly stops.
+        bool head_on = false;
+        for (int i = 0; i < r.hit_count; ++i) {
+          glm::vec3 n = r.hits[static_cast<std::size_t>(i)].normal;
+          n.y = 0.f;
+          head_on = head_on || (glm::length(n) > 0.1f && glm::dot(glm::normalize(n), dir) < -0.97f);
+        }
+        stuck += glm::length(moved) < 0.1f * 3.f / 60.f && !head_on;
+      }
+      climbed += c.position().y > 0.05f;
+      CHECK(player.worst_gap >= -k_penetration_tolerance);
+    }
+  }
+  CHECK(stuck == 0);
+  CHECK(climbed > 10); // the walkable ramps are stepped onto, not only slid along
 }
