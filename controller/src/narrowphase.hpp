@@ -110,8 +110,8 @@ public:
     if (c.t > earliest_ + tie_) return;
     if (c.t < earliest_) earliest_ = c.t;
     // Most queries see a handful of hits: keep them inline, no allocation per query.
-    if (count_ < inline_.size())
-      inline_[count_] = c;
+    if (count_ < k_inline)
+      inline_.items[count_] = c;
     else
       overflow_.push_back(c);
     ++count_;
@@ -126,7 +126,7 @@ public:
   std::optional<Candidate> winner() const {
     std::optional<Candidate> best;
     for (std::size_t i = 0; i < count_; ++i) {
-      const Candidate& c = i < inline_.size() ? inline_[i] : overflow_[i - inline_.size()];
+      const Candidate& c = i < k_inline ? inline_.items[i] : overflow_[i - k_inline];
       if (c.t > earliest_ + tie_) continue;
       if (!best || precedes(c, *best)) best = c;
     }
@@ -143,7 +143,12 @@ private:
 
   float tie_;
   float earliest_ = 2.f;
-  std::array<Candidate, 8> inline_;
+  // Left uninitialised: a query constructs a collector and most see no hit at all.
+  static constexpr std::size_t k_inline = 8;
+  union Inline {
+    Inline() {}
+    Candidate items[k_inline];
+  } inline_;
   std::size_t count_ = 0;
   std::vector<Candidate> overflow_;
 };

@@ -20,13 +20,13 @@ constexpr float k_default_margin = 0.5f;
 // `radius` of the piece (and, when `leave_separating`, that the motion does not approach it
 // while at most `tolerance` inside the radius). The dots carry float rounding of about 1e-7
 // of their magnitudes; `slack` covers it so a skip is never wrong.
-bool plane_skips(const glm::vec3& n, float offset, const gjk::Segment& s, float radius, const glm::vec3& motion,
-                 float tolerance, bool leave_separating) {
+inline bool plane_skips(const glm::vec3& n, float offset, const gjk::Segment& s, float radius, const glm::vec3& motion,
+                        float motion_length, float tolerance, bool leave_separating) {
   const float pa = glm::dot(n, s.a), pb = glm::dot(n, s.b), dm = glm::dot(n, motion);
   const float slack = 1e-6f * (std::abs(pa) + std::abs(pb) + std::abs(offset) + std::abs(dm));
   const float lowest = std::min(pa, pb) - offset - slack + std::min(0.f, dm);
   if (lowest > radius + tolerance) return true;
-  return leave_separating && dm >= -1e-4f * glm::length(motion) && lowest >= radius - tolerance;
+  return leave_separating && dm >= -1e-4f * motion_length && lowest >= radius - tolerance;
 }
 
 } // namespace
@@ -127,6 +127,7 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   const float tie = std::max(0.f, detail::fraction_of(settings.tie_distance, motion));
   const float slack = detail::fraction_of(toi.tolerance, motion);
   const float radius = capsule.radius;
+  const float motion_length = glm::length(motion);
   detail::HitCollector hits(tie);
   const detail::SweptBox swept(box.center(), 0.5f * box.extents(), motion);
 
@@ -135,8 +136,8 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
     if (e.target == HitTarget::terrain &&
         !detail::may_reach_plane(triangles_[e.order], capsule.segment, motion, radius + toi.tolerance))
       continue;
-    if (e.has_plane && plane_skips(e.plane_normal, e.plane_offset, capsule.segment, radius, motion, toi.tolerance,
-                                   settings.ignore_separating))
+    if (e.has_plane && plane_skips(e.plane_normal, e.plane_offset, capsule.segment, radius, motion, motion_length,
+                                   toi.tolerance, settings.ignore_separating))
       continue;
     with_shape(e, [&](const auto& shape) {
       // The distance at the start, often known from the last probe, lets conservative
@@ -168,7 +169,7 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
       if (e.target != target || !accepts(e, filter) || !e.bounds.overlaps(box)) continue;
       if (target == HitTarget::terrain && !overlaps(triangles_[e.order], box)) continue;
       if (e.has_plane && plane_skips(e.plane_normal, e.plane_offset, capsule.segment, capsule.radius + max_distance,
-                                     glm::vec3(0.f), 0.f, false))
+                                     glm::vec3(0.f), 0.f, 0.f, false))
         continue;
       with_shape(e, [&](const auto& shape) {
         const gjk::DistanceResult& d = distance_to(e, capsule.segment, shape);
@@ -218,7 +219,9 @@ RayHit NearbyPieces::raycast(const World& world, const glm::vec3& origin, const 
     if (e.target != HitTarget::piece || !accepts(e, filter) ||
         swept.enter(e.bounds) > std::min(1.f, hits.bound() + slack))
       continue;
-    if (e.has_plane && plane_skips(e.plane_normal, e.plane_offset, point, 0.f, motion, toi.tolerance, false)) continue;
+    if (e.has_plane &&
+        plane_skips(e.plane_normal, e.plane_offset, point, 0.f, motion, glm::length(motion), toi.tolerance, false))
+      continue;
     const gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, detail::VertexCloud(e.vertices, e.vertex_count),
                                                     settings.method, toi);
     if (r.hit) hits.add({r.t, r.point, r.normal, HitTarget::piece, e.piece, 0});
