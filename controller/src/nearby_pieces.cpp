@@ -31,6 +31,11 @@ inline bool plane_skips(const glm::vec3& n, float offset, const gjk::Segment& s,
 
 } // namespace
 
+void NearbyPieces::learn_face(Entry& e, const gjk::DistanceResult& d) const {
+  e.face = e.hull && d.distance > 0.f ? FacePolygon(*e.hull, world_->transform(e.piece), d.normal, d.point_b)
+                                      : FacePolygon();
+}
+
 void NearbyPieces::clear() {
   entries_.clear();
   triangles_.clear();
@@ -62,10 +67,16 @@ void NearbyPieces::learn_plane(Entry& e, const glm::vec3& normal) {
 template <class Shape>
 const gjk::DistanceResult& NearbyPieces::distance_to(Entry& e, const gjk::Segment& segment, const Shape& shape) {
   if (e.has_known && e.known_segment.a == segment.a && e.known_segment.b == segment.b) return e.known;
-  e.known = gjk::distance(segment, shape, {}, &e.cache);
   e.known_segment = segment;
+  if (e.face.distance(segment, e.known)) {
+    e.has_known = true;
+    if (!e.has_plane || e.plane_normal != e.known.normal) learn_plane(e, e.known.normal);
+    return e.known;
+  }
+  e.known = gjk::distance(segment, shape, {}, &e.cache);
   e.has_known = e.known.status != gjk::Status::invalid_input;
   if (e.known.distance > 0.f) learn_plane(e, e.known.normal);
+  learn_face(e, e.known);
   return e.known;
 }
 
@@ -89,6 +100,7 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
     e.vertices = vertices.data();
     e.vertex_count = static_cast<std::uint32_t>(vertices.size());
     e.layers = world.info(e.piece).layers;
+    e.hull = &world.hull(e.piece);
     if (same_world) {
       // What the piece taught while held before stays true while the world is unchanged.
       for (const Entry& old : previous_)
@@ -100,6 +112,7 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
           e.has_known = old.has_known;
           e.known_segment = old.known_segment;
           e.known = old.known;
+          e.face = old.face;
           break;
         }
     }
@@ -144,8 +157,9 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
       // advancement settle pieces the motion leaves or cannot reach without a GJK query.
       const gjk::DistanceResult& start = distance_to(e, capsule.segment, shape);
       if (start.status == gjk::Status::invalid_input) return;
-      const gjk::ToiResult r =
-          detail::time_of_impact(capsule.segment, radius, motion, shape, settings.method, toi, {&e.cache, &start});
+      gjk::ToiResult r;
+      if (!e.face.time_of_impact(capsule.segment, radius, motion, start, toi.tolerance, r))
+        r = detail::time_of_impact(capsule.segment, radius, motion, shape, settings.method, toi, {&e.cache, &start});
       if (!r.hit) return;
       learn_plane(e, r.normal);
       if (detail::separating(r, motion, settings)) return;

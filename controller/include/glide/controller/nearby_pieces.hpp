@@ -1,9 +1,12 @@
 #pragma once
 
+#include <glide/controller/face_polygon.hpp>
 #include <glide/controller/query_types.hpp>
 #include <glide/gjk/aabb.hpp>
+#include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/distance.hpp>
 #include <glide/gjk/shapes.hpp>
+#include <glide/gjk/toi.hpp>
 
 #include <cstdint>
 #include <span>
@@ -61,6 +64,8 @@ private:
     std::uint32_t layers = 0;
     HitTarget target = HitTarget::piece;
     PieceId piece;
+    const gjk::ConvexHull* hull = nullptr; ///< piece: its hull in local space
+    FacePolygon face;        ///< the face the last GJK closest points lay inside (empty: an edge or vertex)
     std::uint32_t order = 0; ///< terrain walk order
     // Every point of the shape has dot(plane_normal, p) <= plane_offset.
     bool has_plane = false;
@@ -78,6 +83,8 @@ private:
   /// that becomes the known one and teaches the plane.
   template <class Shape>
   const gjk::DistanceResult& distance_to(Entry& e, const gjk::Segment& segment, const Shape& shape);
+  /// Remembers which face a distance result's closest points lie inside, if any.
+  void learn_face(Entry& e, const gjk::DistanceResult& d) const;
 
   bool accepts(const Entry& e, const QueryFilter& filter) const;
   void learn_plane(Entry& e, const glm::vec3& normal);

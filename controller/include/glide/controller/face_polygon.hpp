@@ -1,0 +1,59 @@
+#pragma once
+
+#include <glide/gjk/convex_hull.hpp>
+#include <glide/gjk/distance.hpp>
+#include <glide/gjk/shapes.hpp>
+#include <glide/gjk/toi.hpp>
+
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include <array>
+
+namespace glide {
+
+/// One face of a placed convex hull — its coplanar triangles merged into a convex polygon —
+/// kept to answer, without GJK, the queries whose closest points lie inside it: a capsule
+/// standing on a floor or sliding along a wall. The whole hull lies behind the face's plane,
+/// so when the segment's nearest point to that plane projects inside the face, that point and
+/// its projection are the closest pair, exactly.
+class FacePolygon {
+public:
+  static constexpr int max_edges = 8; ///< larger faces are not kept (count)
+
+  FacePolygon() = default;
+  /// The face of `hull` (placed by `transform`) with outward normal `normal` (world, unit)
+  /// whose interior holds `point` (world, on the face); empty when there is none (the point
+  /// is on an edge or a vertex) or the face has more than max_edges edges.
+  FacePolygon(const gjk::ConvexHull& hull, const gjk::Transform& transform, const glm::vec3& normal,
+              const glm::vec3& point);
+
+  bool empty() const { return edge_count_ == 0; }
+
+  /// The distance from `segment` when its nearest point projects inside the face, by a margin
+  /// of a millionth of the face's size (closer to the rim GJK decides). When the segment runs
+  /// along the face, the pair reported is the one nearest its `b` end over the face.
+  bool distance(const gjk::Segment& segment, gjk::DistanceResult& out) const;
+
+  /// Time of impact of the segment with `radius` moving by `motion`, when the capsule reaches
+  /// the face's plane over its interior (then nothing else of the hull came first) or never
+  /// reaches the plane: `start` is the distance at t = 0 (from distance() or GJK). The time is
+  /// reported a quarter tolerance early, so it is conservative as gjk's methods are. False
+  /// when the face cannot tell.
+  bool time_of_impact(const gjk::Segment& segment, float radius, const glm::vec3& motion,
+                      const gjk::DistanceResult& start, float tolerance, gjk::ToiResult& out) const;
+
+  /// Outward unit normal (world).
+  const glm::vec3& normal() const { return normal_; }
+
+private:
+  bool inside(const glm::vec3& local) const;
+
+  glm::vec3 normal_{0.f}; ///< world, unit
+  float offset_ = 0.f;    ///< plane: dot(normal_, x) = offset_ (m)
+  int edge_count_ = 0;
+  /// Per rim edge, in the plane: xyz points inward, w is the limit with the margin included.
+  std::array<glm::vec4, max_edges> rim_{};
+};
+
+} // namespace glide
