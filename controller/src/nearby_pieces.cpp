@@ -13,7 +13,7 @@ namespace glide {
 
 namespace {
 
-// Half the separation of two moves' gathers is plenty: a character moves centimetres a frame.
+// Room around the asked box when a gather is given no valid margin (m).
 constexpr float k_default_margin = 0.5f;
 
 // Whether the held plane proves the segment, moved along `motion`, cannot come within
@@ -93,29 +93,24 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
   revision_ = world.revision();
 
   world.bvh().query_box(box_, [&](std::uint32_t slot, std::uint32_t) {
+    const PieceId id{slot};
+    if (same_world) {
+      // What a piece taught while held before stays true while the world is unchanged.
+      const auto old = std::find_if(previous_.begin(), previous_.end(),
+                                    [&](const Entry& o) { return o.target == HitTarget::piece && o.piece == id; });
+      if (old != previous_.end()) {
+        entries_.push_back(*old);
+        return;
+      }
+    }
     Entry e;
-    e.piece = PieceId{slot};
-    e.bounds = world.bounds(e.piece);
-    const std::span<const glm::vec3> vertices = world.world_vertices(e.piece);
+    e.piece = id;
+    e.bounds = world.bounds(id);
+    const std::span<const glm::vec3> vertices = world.world_vertices(id);
     e.vertices = vertices.data();
     e.vertex_count = static_cast<std::uint32_t>(vertices.size());
-    e.layers = world.info(e.piece).layers;
-    e.hull = &world.hull(e.piece);
-    if (same_world) {
-      // What the piece taught while held before stays true while the world is unchanged.
-      for (const Entry& old : previous_)
-        if (old.target == HitTarget::piece && old.piece == e.piece) {
-          e.has_plane = old.has_plane;
-          e.plane_normal = old.plane_normal;
-          e.plane_offset = old.plane_offset;
-          e.cache = old.cache;
-          e.has_known = old.has_known;
-          e.known_segment = old.known_segment;
-          e.known = old.known;
-          e.face = old.face;
-          break;
-        }
-    }
+    e.layers = world.info(id).layers;
+    e.hull = &world.hull(id);
     entries_.push_back(e);
   });
   if (const Heightfield* terrain = world.terrain()) {
