@@ -48,13 +48,38 @@ FacePolygon::FacePolygon(const gjk::ConvexHull& hull, const gjk::Transform& tran
         edge_count_ = 0;
         return;
       }
-      // Counter-clockwise seen from outside: the inside is to the left, along n x edge.
-      const glm::vec3 start = transform.apply(v[from]), edge = transform.apply(v[to]) - start;
-      const glm::vec3 inward = glm::cross(normal_, edge);
-      rim_[static_cast<std::size_t>(edge_count_++)] =
-          glm::vec4(inward, glm::dot(inward, start) + 1e-6f * glm::dot(edge, edge));
+      add_rim_edge(transform.apply(v[from]), transform.apply(v[to]));
     }
   }
+  keep_if_inside(point);
+}
+
+FacePolygon::FacePolygon(const gjk::Triangle& triangle, const glm::vec3& normal, const glm::vec3& point) {
+  // A triangle is flat: it lies in its plane, behind it seen from either side. Its face is
+  // the side `normal` (from the closest points) looks out of.
+  const glm::vec3 n = glm::cross(triangle.b - triangle.a, triangle.c - triangle.a);
+  const float length = glm::length(n);
+  if (!(length > 0.f) || !(std::abs(glm::dot(n, normal)) >= (1.f - 1e-5f) * length)) return;
+  normal_ = glm::dot(n, normal) > 0.f ? n / length : -n / length;
+  offset_ = glm::dot(normal_, triangle.a);
+  const bool counter_clockwise = glm::dot(n, normal_) > 0.f;
+  const glm::vec3& second = counter_clockwise ? triangle.b : triangle.c;
+  const glm::vec3& third = counter_clockwise ? triangle.c : triangle.b;
+  add_rim_edge(triangle.a, second);
+  add_rim_edge(second, third);
+  add_rim_edge(third, triangle.a);
+  keep_if_inside(point);
+}
+
+void FacePolygon::add_rim_edge(const glm::vec3& from, const glm::vec3& to) {
+  // Counter-clockwise seen from outside: the inside is to the left, along normal x edge.
+  const glm::vec3 edge = to - from;
+  const glm::vec3 inward = glm::cross(normal_, edge);
+  rim_[static_cast<std::size_t>(edge_count_++)] =
+      glm::vec4(inward, glm::dot(inward, from) + 1e-6f * glm::dot(edge, edge));
+}
+
+void FacePolygon::keep_if_inside(const glm::vec3& point) {
   if (!inside(point - normal_ * (glm::dot(normal_, point) - offset_))) edge_count_ = 0;
 }
 

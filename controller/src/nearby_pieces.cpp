@@ -32,12 +32,17 @@ inline bool plane_skips(const glm::vec3& n, float offset, const gjk::Segment& s,
 } // namespace
 
 void NearbyPieces::learn_face(Entry& e, const gjk::DistanceResult& d) const {
-  e.face = e.hull && d.distance > 0.f ? FacePolygon(*e.hull, world_->transform(e.piece), d.normal, d.point_b)
-                                      : FacePolygon();
+  if (!(d.distance > 0.f))
+    e.face = FacePolygon();
+  else if (e.target == HitTarget::terrain)
+    e.face = FacePolygon(triangles_[e.order], d.normal, d.point_b);
+  else
+    e.face = FacePolygon(*e.hull, world_->transform(e.piece), d.normal, d.point_b);
 }
 
 void NearbyPieces::clear() {
   entries_.clear();
+  bounds_.clear();
   triangles_.clear();
   box_ = {};
   world_ = nullptr;
@@ -87,6 +92,7 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
   ++gathers_;
   previous_.swap(entries_);
   entries_.clear();
+  bounds_.clear();
   triangles_.clear();
   box_ = box.expanded(margin_);
   world_ = &world;
@@ -100,28 +106,29 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
                                     [&](const Entry& o) { return o.target == HitTarget::piece && o.piece == id; });
       if (old != previous_.end()) {
         entries_.push_back(*old);
+        bounds_.push_back(world.bounds(id));
         return;
       }
     }
     Entry e;
     e.piece = id;
-    e.bounds = world.bounds(id);
     const std::span<const glm::vec3> vertices = world.world_vertices(id);
     e.vertices = vertices.data();
     e.vertex_count = static_cast<std::uint32_t>(vertices.size());
     e.layers = world.info(id).layers;
     e.hull = &world.hull(id);
     entries_.push_back(e);
+    bounds_.push_back(world.bounds(id));
   });
   if (const Heightfield* terrain = world.terrain()) {
     terrain->triangles_in(box_, [&](const gjk::Triangle& t) {
       Entry e;
       e.target = HitTarget::terrain;
       e.order = static_cast<std::uint32_t>(triangles_.size());
-      e.bounds = gjk::Aabb::of_point(t.a).merged(t.b).merged(t.c);
       e.layers = world.terrain_layers();
       triangles_.push_back(t);
       entries_.push_back(e);
+      bounds_.push_back(gjk::Aabb::of_point(t.a).merged(t.b).merged(t.c));
     });
   }
 }
@@ -139,8 +146,12 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   detail::HitCollector hits(tie);
   const detail::SweptBox swept(box.center(), 0.5f * box.extents(), motion);
 
-  for (Entry& e : entries_) {
-    if (!accepts(e, filter) || swept.enter(e.bounds) > std::min(1.f, hits.bound() + slack)) continue;
+  const gjk::Aabb reach_box = box.swept(motion);
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    // The bounds sit apart from the entries, so the many a sweep passes by cost little.
+    if (!bounds_[i].overlaps(reach_box)) continue;
+    Entry& e = entries_[i];
+    if (!accepts(e, filter) || swept.enter(bounds_[i]) > std::min(1.f, hits.bound() + slack)) continue;
     if (e.target == HitTarget::terrain &&
         !detail::may_reach_plane(triangles_[e.order], capsule.segment, motion, radius + toi.tolerance))
       continue;
@@ -174,8 +185,10 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
   for (int pass = 0; pass < 2; ++pass) {
     // Pieces first, then terrain in walk order, as World::overlap_capsule lists them.
     const HitTarget target = pass == 0 ? HitTarget::piece : HitTarget::terrain;
-    for (Entry& e : entries_) {
-      if (e.target != target || !accepts(e, filter) || !e.bounds.overlaps(box)) continue;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      if (!bounds_[i].overlaps(box)) continue;
+      Entry& e = entries_[i];
+      if (e.target != target || !accepts(e, filter)) continue;
       if (target == HitTarget::terrain && !overlaps(triangles_[e.order], box)) continue;
       if (e.has_plane && plane_skips(e.plane_normal, e.plane_offset, capsule.segment, capsule.radius + max_distance,
                                      glm::vec3(0.f), 0.f, 0.f, false))
@@ -224,9 +237,12 @@ RayHit NearbyPieces::raycast(const World& world, const glm::vec3& origin, const 
   }
   const gjk::Segment point{origin, origin};
   const detail::SweptBox swept(origin, glm::vec3(0.f), motion);
-  for (Entry& e : entries_) {
+  const gjk::Aabb ray_box = gjk::Aabb::of_point(origin).swept(motion);
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (!bounds_[i].overlaps(ray_box)) continue;
+    const Entry& e = entries_[i];
     if (e.target != HitTarget::piece || !accepts(e, filter) ||
-        swept.enter(e.bounds) > std::min(1.f, hits.bound() + slack))
+        swept.enter(bounds_[i]) > std::min(1.f, hits.bound() + slack))
       continue;
     if (e.has_plane &&
         plane_skips(e.plane_normal, e.plane_offset, point, 0.f, motion, glm::length(motion), toi.tolerance, false))

@@ -159,3 +159,33 @@ TEST_CASE("FacePolygon keeps faces of up to max_edges edges") {
   CHECK_FALSE(FacePolygon(eight.hull, eight.transform, {0, 1, 0}, {0.1f, 1.f, 0.1f}).empty());
   CHECK(FacePolygon(sixteen.hull, sixteen.transform, {0, 1, 0}, {0.1f, 1.f, 0.1f}).empty());
 }
+
+TEST_CASE("FacePolygon of a terrain triangle equals GJK from either side") {
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f), step(-0.05f, 0.05f);
+  int answered = 0, below = 0;
+  for (int t = 0; t < 300; ++t) {
+    const glm::vec3 c{10.f * unit(rng), 10.f * unit(rng), 10.f * unit(rng)};
+    const gjk::Triangle tri{c + 2.f * glm::vec3{unit(rng), unit(rng), unit(rng)},
+                            c + 2.f * glm::vec3{unit(rng), unit(rng), unit(rng)},
+                            c + 2.f * glm::vec3{unit(rng), unit(rng), unit(rng)}};
+    gjk::Segment s{c + glm::vec3{unit(rng), unit(rng), unit(rng)}, c + glm::vec3{unit(rng), unit(rng), unit(rng)}};
+    FacePolygon face;
+    for (int q = 0; q < 30; ++q) {
+      const glm::vec3 drift{step(rng), step(rng), step(rng)};
+      s = {s.a + drift, s.b + drift};
+      const gjk::DistanceResult d = gjk::distance(s, tri);
+      if (d.distance <= 0.f) continue;
+      gjk::DistanceResult f;
+      if (face.distance(s, f)) {
+        ++answered;
+        below += glm::dot(f.normal, glm::cross(tri.b - tri.a, tri.c - tri.a)) < 0.f;
+        CHECK_APPROX(f.distance, d.distance, 2e-5f * (1.f + d.distance));
+        CHECK(gjk::distance(gjk::Segment{f.point_b, f.point_b}, tri).distance <= 2e-5f);
+      }
+      face = FacePolygon(tri, d.normal, d.point_b);
+    }
+  }
+  CHECK(answered > 1000);
+  CHECK(below > 200); // both sides of the triangle were met
+}

@@ -28,6 +28,10 @@ public:
   FacePolygon(const gjk::ConvexHull& hull, const gjk::Transform& transform, const glm::vec3& normal,
               const glm::vec3& point);
 
+  /// A terrain triangle as a face: the side `normal` (world, unit, from the closest points)
+  /// looks out of; empty unless `point` (world) is inside it.
+  FacePolygon(const gjk::Triangle& triangle, const glm::vec3& normal, const glm::vec3& point);
+
   bool empty() const { return edge_count_ == 0; }
 
   /// The distance from `segment` when its nearest point projects inside the face, by a margin
@@ -47,7 +51,9 @@ public:
   const glm::vec3& normal() const { return normal_; }
 
 private:
-  bool inside(const glm::vec3& local) const;
+  bool inside(const glm::vec3& q) const;
+  void add_rim_edge(const glm::vec3& from, const glm::vec3& to);
+  void keep_if_inside(const glm::vec3& point);
 
   glm::vec3 normal_{0.f}; ///< world, unit
   float offset_ = 0.f;    ///< plane: dot(normal_, x) = offset_ (m)

@@ -58,7 +58,6 @@ public:
 
 private:
   struct Entry {
-    gjk::Aabb bounds;
     const glm::vec3* vertices = nullptr; ///< piece: its world vertices; terrain: triangle corners
     std::uint32_t vertex_count = 0;
     std::uint32_t layers = 0;
@@ -96,6 +95,7 @@ private:
   std::uint64_t revision_ = ~0ull;
   const World* world_ = nullptr;
   std::vector<Entry> entries_;
+  std::vector<gjk::Aabb> bounds_;        ///< of entries_[i], kept apart so culling reads little
   std::vector<Entry> previous_;          ///< the last gather's entries, whose planes carry over
   std::vector<gjk::Triangle> triangles_; ///< terrain triangles held, by Entry::order
   std::vector<Contact> contacts_;
