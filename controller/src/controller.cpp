@@ -116,10 +116,15 @@ glm::vec3 Controller::surface_normal(HitTarget target, PieceId piece, const glm:
   const glm::vec3& up = settings_.up;
   if (target != HitTarget::piece || glm::dot(contact_normal, up) <= 0.f) return contact_normal;
   if (glm::dot(point - position_, up) > settings_.step_height + settings_.skin_width) return contact_normal;
+  glm::vec3 best = contact_normal;
+  // Inside a face the character already touches, that face is the only one through the point.
+  if (const glm::vec3* face = nearby_.face_normal(piece, point, 1e-4f + 1e-6f * glm::length(point))) {
+    if (glm::dot(*face, contact_normal) > 0.f && glm::dot(*face, up) > glm::dot(best, up)) best = *face;
+    return best;
+  }
   const gjk::Transform& transform = world_->transform(piece);
   const glm::vec3 local = transform.apply_inverse(point);
   const float tolerance = 1e-4f + 1e-6f * glm::length(local);
-  glm::vec3 best = contact_normal;
   for (const gjk::HullFace& face : world_->hull(piece).faces()) {
     if (std::abs(glm::dot(face.normal, local) - face.offset) > tolerance) continue;
     const glm::vec3 n = transform.rotation * face.normal;

@@ -92,6 +92,16 @@ bool FacePolygon::inside(const glm::vec3& q) const {
   return true;
 }
 
+bool FacePolygon::holds(const glm::vec3& point, float margin) const {
+  if (empty() || !(std::abs(glm::dot(normal_, point) - offset_) <= margin)) return false;
+  for (int i = 0; i < edge_count_; ++i) {
+    const glm::vec4& r = rim_[static_cast<std::size_t>(i)];
+    const glm::vec3 inward(r);
+    if (!(glm::dot(inward, point) - r.w > margin * glm::length(inward))) return false;
+  }
+  return true;
+}
+
 bool FacePolygon::distance(const gjk::Segment& segment, gjk::DistanceResult& out) const {
   if (empty()) return false;
   const glm::vec3 &a = segment.a, &b = segment.b;

@@ -40,6 +40,13 @@ void NearbyPieces::learn_face(Entry& e, const gjk::DistanceResult& d) const {
     e.face = FacePolygon(*e.hull, world_->transform(e.piece), d.normal, d.point_b);
 }
 
+const glm::vec3* NearbyPieces::face_normal(PieceId piece, const glm::vec3& point, float margin) const {
+  for (const Entry& e : entries_)
+    if (e.target == HitTarget::piece && e.piece == piece)
+      return e.face.holds(point, margin) ? &e.face.normal() : nullptr;
+  return nullptr;
+}
+
 void NearbyPieces::clear() {
   entries_.clear();
   bounds_.clear();

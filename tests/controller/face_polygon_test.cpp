@@ -140,6 +140,11 @@ TEST_CASE("FacePolygon along a wall reports the contact nearest the segment's b 
   CHECK_APPROX(f.point_a, glm::vec3(0.19f, 1.f, 0.f), 1e-5f); // the wall's top, within the margin
   CHECK_APPROX(f.point_b, glm::vec3(0.5f, 1.f, 0.f), 1e-5f);
 
+  // holds(): on the face and at least the margin inside its rim (the wall's top is at y = 1).
+  CHECK(face.holds({0.5f, 0.5f, 1.f}, 1e-4f));
+  CHECK_FALSE(face.holds({0.5f, 0.99995f, 1.f}, 1e-4f));
+  CHECK_FALSE(face.holds({0.4998f, 0.5f, 1.f}, 1e-4f));
+
   // Not over the face at all (beyond its side), and a point on an edge: no answer.
   CHECK_FALSE(face.distance({{0.19f, 0.3f, 2.5f}, {0.19f, 1.5f, 2.5f}}, f));
   CHECK(FacePolygon(wall.hull, wall.transform, glm::normalize(glm::vec3(-1, 1, 0)), {0.5f, 1.f, 0.f}).empty());

@@ -47,6 +47,10 @@ public:
   bool time_of_impact(const gjk::Segment& segment, float radius, const glm::vec3& motion,
                       const gjk::DistanceResult& start, float tolerance, gjk::ToiResult& out) const;
 
+  /// Whether `point` (world) lies within `margin` (m) of the face's plane and at least
+  /// `margin` inside its rim: then this face is the only one of the hull through it.
+  bool holds(const glm::vec3& point, float margin) const;
+
   /// Outward unit normal (world).
   const glm::vec3& normal() const { return normal_; }
 

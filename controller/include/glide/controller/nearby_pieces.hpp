@@ -51,6 +51,10 @@ public:
   RayHit raycast(const World& world, const glm::vec3& origin, const glm::vec3& dir, float max_t,
                  const QueryFilter& filter, const SweepSettings& settings);
 
+  /// The normal of the held face of `piece` holding `point` (FacePolygon::holds), or null:
+  /// what a contact with a face's interior stands on, without searching the hull.
+  const glm::vec3* face_normal(PieceId piece, const glm::vec3& point, float margin) const;
+
   const gjk::Aabb& held_box() const { return box_; }
   std::size_t held_count() const { return entries_.size(); }
   /// Gathers since construction (count): how often the held box was left.
