@@ -3,6 +3,7 @@
 #include <glide/controller/world.hpp>
 #include <glide/gjk/error.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -34,9 +35,16 @@ void place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm
   }
 }
 
+// Revisions are unique across every world, so a cache keyed on (world address, revision)
+// also notices a world moved into the same object.
+std::uint64_t next_revision() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
+}
+
 } // namespace
 
-World::World() = default; // the hierarchy is created by the first update()
+World::World() : revision_(next_revision()) {} // the hierarchy is created by the first update()
 World::~World() = default;
 
 // Moving leaves the source an empty world, not one with stale counts or terrain.
@@ -57,6 +65,8 @@ void World::swap(World& other) noexcept {
   std::swap(vertex_pool_, other.vertex_pool_);
   std::swap(bvh_, other.bvh_);
   std::swap(bvh_dirty_, other.bvh_dirty_);
+  revision_ = next_revision();
+  other.revision_ = next_revision();
 }
 
 PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceInfo info) {
@@ -67,7 +77,7 @@ PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceIn
   pieces_.push_back(std::move(p));
   ++live_count_;
   bvh_dirty_ = true;
-  ++revision_;
+  revision_ = next_revision();
   return PieceId{static_cast<std::uint32_t>(pieces_.size() - 1)};
 }
 
@@ -77,7 +87,7 @@ void World::remove_piece(PieceId id) {
   p.world_vertices = {};
   --live_count_;
   bvh_dirty_ = true;
-  ++revision_;
+  revision_ = next_revision();
 }
 
 void World::set_piece_transform(PieceId id, gjk::Transform transform) {
@@ -86,7 +96,7 @@ void World::set_piece_transform(PieceId id, gjk::Transform transform) {
   p.transform = transform;
   place(p.hull, p.transform, p.world_vertices, p.bounds);
   bvh_dirty_ = true;
-  ++revision_;
+  revision_ = next_revision();
 }
 
 bool World::contains(PieceId id) const { return id.value < pieces_.size() && pieces_[id.value].alive; }
@@ -118,12 +128,12 @@ std::vector<PieceId> World::piece_ids() const {
 void World::set_terrain(Heightfield terrain, std::uint32_t layers) {
   terrain_.emplace(std::move(terrain));
   terrain_layers_ = layers;
-  ++revision_;
+  revision_ = next_revision();
 }
 
 void World::clear_terrain() {
   terrain_.reset();
-  ++revision_;
+  revision_ = next_revision();
 }
 
 void World::update() const {

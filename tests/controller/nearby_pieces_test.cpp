@@ -157,3 +157,21 @@ TEST_CASE("NearbyPieces gathers anew when a query leaves its box or the world ch
   CHECK(std::abs(down.fraction - world.sweep_capsule(far, {0, -1, 0}).fraction) <= k_tolerance);
   CHECK(nearby.held_box().contains(gjk::Aabb::of_point(far.segment.a).merged(far.segment.b)));
 }
+
+TEST_CASE("A world moved into the same object is gathered anew (no stale pieces)") {
+  World world;
+  test::add_box(world, {-50, -1, -50}, {50, 0, 50});
+  test::add_box(world, {0.6f, 0, -1}, {0.8f, 2, 1}); // a wall ahead
+  const gjk::Capsule c{{{0, 0.5f, 0}, {0, 1.5f, 0}}, 0.3f};
+  NearbyPieces nearby;
+  REQUIRE(nearby.sweep_capsule(world, c, {1, 0, 0}, {}, {}).hit);
+
+  World open;
+  test::add_box(open, {-50, -1, -50}, {50, 0, 50});
+  const std::uint64_t before = world.revision();
+  world = std::move(open); // same object, other content
+  CHECK(world.revision() != before);
+  CHECK(world.revision() != open.revision());
+  CHECK_FALSE(nearby.sweep_capsule(world, c, {1, 0, 0}, {}, {}).hit);
+  CHECK(nearby.gathers() == 2);
+}

@@ -66,8 +66,9 @@ public:
   /// Rebuilds the hierarchy now if edits made it dirty (otherwise the next query does).
   void update() const;
 
-  /// Counts edits (pieces added, removed or moved, terrain set or cleared): a query result
-  /// cached at one revision stays valid while the revision is unchanged.
+  /// Changes with every edit (pieces added, removed or moved, terrain set or cleared) and
+  /// move, and is never shared by two worlds: a query result cached for one world at one
+  /// revision stays valid while both are unchanged.
   std::uint64_t revision() const { return revision_; }
 
   /// First contact of `capsule` moved along `motion` (m). Among hits closer than
@@ -126,7 +127,7 @@ private:
   }
   mutable std::unique_ptr<detail::Bvh> bvh_;
   mutable bool bvh_dirty_ = true;
-  std::uint64_t revision_ = 0;
+  std::uint64_t revision_;
 };
 
 } // namespace glide
