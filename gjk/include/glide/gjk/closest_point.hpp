@@ -37,33 +37,44 @@ inline void closest_is_vertex(const glm::vec3* p, int i, SimplexClosest& out) {
   out.contains_origin = false;
 }
 
-/// Segment p[i]–p[j]. Branch-free (the region is data-dependent and mispredicts badly):
-/// the weight is clamped and the support mask follows from it.
-inline void closest_on_segment(const glm::vec3* p, int i, int j, SimplexClosest& out) {
+/// The nearest point of segment p[i]–p[j], kept light so that a triangle can compare its
+/// edges before writing the winner out.
+struct EdgeCandidate {
+  glm::vec3 point{0.f};
+  float distance_squared = 0.f;
+  float lj = 0.f; ///< weight of p[j]
+  int i = 0, j = 0;
+};
+
+inline EdgeCandidate edge_candidate(const glm::vec3* p, int i, int j) {
   const glm::vec3 d = p[j] - p[i];
   const float dd = glm::dot(d, d);
   const float t = -glm::dot(p[i], d); // weight of p[j] times dd
   float lj = dd > 0.f ? t / dd : 0.f;
   lj = lj > 0.f ? lj : 0.f; // also maps NaN to 0
   lj = lj < 1.f ? lj : 1.f;
-  const float li = 1.f - lj;
-  out.point = li * p[i] + lj * p[j]; // exactly p[i] or p[j] at the ends
-  out.distance_squared = glm::dot(out.point, out.point);
-  out.weights[i] = li;
-  out.weights[j] = lj;
-  out.mask = (lj < 1.f ? 1u << i : 0u) | (lj > 0.f ? 1u << j : 0u);
+  EdgeCandidate c;
+  c.point = (1.f - lj) * p[i] + lj * p[j]; // exactly p[i] or p[j] at the ends
+  c.distance_squared = glm::dot(c.point, c.point);
+  c.lj = lj;
+  c.i = i;
+  c.j = j;
+  return c;
+}
+
+inline void write_edge(const EdgeCandidate& c, SimplexClosest& out) {
+  out.point = c.point;
+  out.distance_squared = c.distance_squared;
+  out.weights[c.i] = 1.f - c.lj;
+  out.weights[c.j] = c.lj;
+  out.mask = (c.lj < 1.f ? 1u << c.i : 0u) | (c.lj > 0.f ? 1u << c.j : 0u);
   out.contains_origin = false;
 }
 
-inline void closest_on_segment_if_better(const glm::vec3* p, int i, int j, SimplexClosest& best, bool& have) {
-  if (!have) {
-    closest_on_segment(p, i, j, best);
-    have = true;
-    return;
-  }
-  SimplexClosest candidate;
-  closest_on_segment(p, i, j, candidate);
-  if (candidate.distance_squared < best.distance_squared) best = candidate;
+/// Segment p[i]–p[j]. Branch-free (the region is data-dependent and mispredicts badly):
+/// the weight is clamped and the support mask follows from it.
+inline void closest_on_segment(const glm::vec3* p, int i, int j, SimplexClosest& out) {
+  write_edge(edge_candidate(p, i, j), out);
 }
 
 /// Triangle p[i], p[j], p[k]. When `k_newest` is set, p[k] was just added by GJK to a simplex
@@ -111,11 +122,18 @@ inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, Simplex
     }
   }
   // The projection is outside: the nearest point lies on an edge that it is beyond.
+  EdgeCandidate best;
   bool have = false;
-  if (out_i) closest_on_segment_if_better(p, j, k, out, have);
-  if (out_j) closest_on_segment_if_better(p, k, i, out, have);
-  if (out_k && (!k_newest || !have)) closest_on_segment_if_better(p, i, j, out, have);
-  if (!have) closest_on_segment_if_better(p, i, j, out, have);
+  const auto consider = [&](int x, int y) {
+    const EdgeCandidate c = edge_candidate(p, x, y);
+    if (!have || c.distance_squared < best.distance_squared) best = c;
+    have = true;
+  };
+  if (out_i) consider(j, k);
+  if (out_j) consider(k, i);
+  if (out_k && (!k_newest || !have)) consider(i, j);
+  if (!have) consider(i, j);
+  write_edge(best, out);
 }
 
 inline void closest_on_triangle_if_better(const glm::vec3* p, int i, int j, int k, SimplexClosest& best, bool& have,

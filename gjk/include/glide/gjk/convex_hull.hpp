@@ -1,5 +1,6 @@
 #pragma once
 
+#include <glide/gjk/detail/hull_scan.hpp>
 #include <glide/gjk/shapes.hpp>
 
 #include <array>
@@ -55,7 +56,11 @@ public:
     return vertices_[index];
   }
   /// Index into vertices() of support(dir); `start` as the hint above (k_no_vertex for none).
-  std::uint32_t support_index(const glm::vec3& dir, std::uint32_t start = k_no_vertex) const;
+  /// The scan is inline (small hulls, GJK's hot path); climbing is a call.
+  std::uint32_t support_index(const glm::vec3& dir, std::uint32_t start = k_no_vertex) const {
+    if (!(start < count_ ? climb_warm_ : climb_cold_)) return detail::scan_support(scan_.data(), count_, dir);
+    return climb_from(dir, start);
+  }
 
   /// The hull's vertices (m, local space), in the order the points were given.
   std::span<const glm::vec3> vertices() const { return vertices_; }
@@ -82,16 +87,20 @@ public:
   static constexpr std::uint32_t k_no_vertex = std::numeric_limits<std::uint32_t>::max();
 
 private:
-  std::uint32_t scan(const glm::vec3& dir) const;
+  std::uint32_t climb_from(const glm::vec3& dir, std::uint32_t start) const;
   std::uint32_t climb(const glm::vec3& dir, std::uint32_t start) const;
+  // Rounded as the scan rounds, so both paths agree on every comparison.
   float dot_at(const glm::vec3& dir, std::uint32_t i) const {
-    return dir.x * centered_x_[i] + dir.y * centered_y_[i] + dir.z * centered_z_[i];
+    const glm::vec3& c = centered_[i];
+    return dir.x * c.x + dir.y * c.y + dir.z * c.z;
   }
 
   std::vector<glm::vec3> vertices_;
-  // Vertices minus their centroid, one array per axis: support compares dot products of
-  // small numbers, which stays accurate for hulls placed far from the origin.
-  std::vector<float> centered_x_, centered_y_, centered_z_;
+  std::uint32_t count_ = 0; ///< vertices_.size()
+  // Vertices minus their centroid in the scan's block layout (detail/hull_scan.hpp): support
+  // compares dot products of small numbers, which stays accurate for hulls far from the origin.
+  std::vector<float> scan_;
+  std::vector<glm::vec3> centered_; ///< the same, one vertex after the other, for climbing
   std::vector<HullFace> faces_;
   std::vector<std::uint32_t> neighbor_begin_; ///< CSR offsets into neighbors_, one per vertex plus one
   std::vector<std::uint32_t> neighbors_;

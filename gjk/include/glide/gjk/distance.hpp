@@ -68,6 +68,18 @@ inline DistanceResult invalid_result(SimplexCache* cache) {
   return r;
 }
 
+/// Evaluates both supports along d and stages the vertex w = a - b in the simplex. False
+/// when |w|^2 is not finite: a NaN or infinite support point, or coordinates beyond ~1e19 m.
+template <class A, class B>
+[[gnu::always_inline]] inline bool stage_support(SupportCursor<A>& support_a, SupportCursor<B>& support_b,
+                                                 Simplex& simplex, float& max_w2, const glm::vec3& d) {
+  simplex.stage(support_a(d), support_b(-d), d);
+  const glm::vec3& w = simplex.w[simplex.count];
+  const float ww = glm::dot(w, w);
+  max_w2 = ww > max_w2 ? ww : max_w2;
+  return ww <= std::numeric_limits<float>::max(); // false for NaN and infinity too
+}
+
 /// GJK on the shapes as given (no radii).
 template <class A, class B>
 DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& settings, SimplexCache* cache) {
@@ -77,22 +89,19 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
   SupportCursor<B> support_b{b};
   Simplex simplex;
   float max_w2 = 0.f; // largest |w|^2 seen: the scale of the rounding error
-  const auto stage = [&](const glm::vec3& d) {
-    simplex.stage(support_a(d), support_b(-d), d);
-    const glm::vec3& w = simplex.w[simplex.count];
-    max_w2 = std::max(max_w2, glm::dot(w, w));
-    // |w|^2 must not overflow either: coordinates beyond ~1e19 m are treated as invalid.
-    return is_finite(w) && max_w2 <= std::numeric_limits<float>::max();
-  };
   if (cache && cache->valid && cache->count >= 1 && cache->count <= 4) {
     for (int i = 0; i < cache->count; ++i) {
       if (!is_finite(cache->directions[i])) continue;
-      if (!stage(cache->directions[i])) return invalid_result(cache);
-      if (!simplex.contains(simplex.w[simplex.count])) ++simplex.count;
+      if (!stage_support(support_a, support_b, simplex, max_w2, cache->directions[i])) return invalid_result(cache);
+      if (!simplex.contains(simplex.w[simplex.count])) {
+        simplex.used |= 1u << simplex.slot[simplex.count];
+        ++simplex.count;
+      }
     }
   }
   if (simplex.count == 0) {
-    if (!stage(first_direction(a, b))) return invalid_result(cache);
+    if (!stage_support(support_a, support_b, simplex, max_w2, first_direction(a, b))) return invalid_result(cache);
+    simplex.used = 1u;
     simplex.count = 1;
   }
   SimplexClosest closest = closest_to_origin(simplex.w, simplex.count);
@@ -115,7 +124,7 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
       break;
     }
     ++result.iterations;
-    if (!stage(-v)) return invalid_result(cache);
+    if (!stage_support(support_a, support_b, simplex, max_w2, -v)) return invalid_result(cache);
     const glm::vec3 w = simplex.w[simplex.count];
     // |v| bounds the distance from above, v·w/|v| from below; stop when they are close.
     const float gap = vv - glm::dot(v, w);

@@ -15,6 +15,7 @@ struct Simplex {
   int slot[4] = {};                        ///< where each vertex's support points are stored
   float weights[4] = {1.f, 0.f, 0.f, 0.f}; ///< barycentric weights of the closest point, in simplex order
   int count = 0;
+  unsigned used = 0; ///< bit s set: slot s holds a vertex of the simplex
   // Support points by slot: only w and the slot index move when vertices are dropped.
   glm::vec3 a[4];         ///< support points on A (m)
   glm::vec3 b[4];         ///< support points on B (m)
@@ -23,8 +24,6 @@ struct Simplex {
   /// Writes a candidate vertex after the last one; `keep` makes it part of the simplex,
   /// until then the simplex is unchanged.
   void stage(const glm::vec3& pa, const glm::vec3& pb, const glm::vec3& d) {
-    unsigned used = 0;
-    for (int i = 0; i < count; ++i) used |= 1u << slot[i];
     const int s = __builtin_ctz(~used);
     a[s] = pa;
     b[s] = pb;
@@ -37,11 +36,14 @@ struct Simplex {
   /// Branch-free compaction: every vertex is copied down, the position advances only when kept.
   void keep(const SimplexClosest& closest, int total) {
     int n = 0;
+    used = 0;
     for (int i = 0; i < total; ++i) {
+      const unsigned kept = (closest.mask >> i) & 1u;
       w[n] = w[i];
       slot[n] = slot[i];
       weights[n] = closest.weights[i];
-      n += static_cast<int>((closest.mask >> i) & 1u);
+      used |= kept << slot[i];
+      n += static_cast<int>(kept);
     }
     count = n;
   }

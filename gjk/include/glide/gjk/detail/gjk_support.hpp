@@ -72,6 +72,9 @@ struct SupportCursor<S> {
   int hint = -1;
   glm::vec3 last{0.f};
   glm::vec3 operator()(const glm::vec3& d) {
+    if constexpr (requires { shape.uses_warm_hill_climbing(); }) {
+      if (!shape.uses_warm_hill_climbing()) return shape.support(d); // small hull: the scan ignores hints
+    }
     // Climbing from the last vertex pays only when the direction turned by less than 60°
     // (separated shapes); near contact and in overlap GJK's direction flips and a cold
     // start (from the hull's axis extremes) is shorter.
