@@ -90,24 +90,18 @@ inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, Simplex
     // points near the triangle rather than near the (possibly far) origin: the weights stay
     // accurate when the triangle is far from the origin relative to its size.
     const glm::vec3 q = n * (glm::dot(n, pi) / nn);
-    // Signed areas in the axis plane where the triangle's shadow is largest; (ax, u, v) is
-    // cyclic, so each 2D cross product has the sign of n[ax].
-    const glm::vec3 an = glm::abs(n);
-    const int ax = an.x >= an.y && an.x >= an.z ? 0 : (an.y >= an.z ? 1 : 2);
-    const int u = ax == 2 ? 0 : ax + 1, v = ax == 0 ? 2 : ax - 1;
-    const float si_u = pi[u] - q[u], si_v = pi[v] - q[v];
-    const float sj_u = pj[u] - q[u], sj_v = pj[v] - q[v];
-    const float sk_u = pk[u] - q[u], sk_v = pk[v] - q[v];
-    const float ci = sj_u * sk_v - sj_v * sk_u; // weight of p[i] times the area
-    const float cj = sk_u * si_v - sk_v * si_u;
-    const float ck = si_u * sj_v - si_v * sj_u;
-    const float area = n[ax];
-    if (area != 0.f) {
-      out_i = same_sign(-area, ci);
-      out_j = same_sign(-area, cj);
-      out_k = same_sign(-area, ck);
-      const float sum = ci + cj + ck;
-      if (!out_i && !out_j && !out_k && sum != 0.f) {
+    // Signed areas of the sub-triangles q p_j p_k, q p_k p_i, q p_i p_j along n (times |n|):
+    // all three from the edges around q, branch-free (no choice of a projection axis).
+    const glm::vec3 si = pi - q, sj = pj - q, sk = pk - q;
+    const float ci = glm::dot(n, glm::cross(sj, sk)); // weight of p[i] times nn
+    const float cj = glm::dot(n, glm::cross(sk, si));
+    const float ck = glm::dot(n, glm::cross(si, sj));
+    out_i = ci < 0.f;
+    out_j = cj < 0.f;
+    out_k = ck < 0.f;
+    const float sum = ci + cj + ck;
+    if (!out_i && !out_j && !out_k) {
+      if (sum > 0.f) {
         const float inv = 1.f / sum;
         out.point = q;
         out.distance_squared = glm::dot(q, q);
@@ -118,7 +112,7 @@ inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, Simplex
         out.contains_origin = false;
         return;
       }
-      if (!out_i && !out_j && !out_k) out_i = out_j = out_k = true;
+      out_i = out_j = out_k = true;
     }
   }
   // The projection is outside: the nearest point lies on an edge that it is beyond.
