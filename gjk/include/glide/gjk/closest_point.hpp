@@ -26,8 +26,9 @@ struct SimplexClosest {
 
 namespace detail {
 
-/// True when a and b are both strictly positive or both strictly negative.
-inline bool same_sign(float a, float b) { return (a > 0.f && b > 0.f) || (a < 0.f && b < 0.f); }
+/// True when a and b are both strictly positive or both strictly negative (bitwise, so
+/// that the data-dependent answer is not a branch).
+inline bool same_sign(float a, float b) { return ((a > 0.f) & (b > 0.f)) | ((a < 0.f) & (b < 0.f)); }
 
 inline void closest_is_vertex(const glm::vec3* p, int i, SimplexClosest& out) {
   out.point = p[i];

@@ -5,6 +5,9 @@
 #include <glm/vec3.hpp>
 
 #include <concepts>
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 namespace glide::gjk {
 
@@ -17,6 +20,21 @@ concept SupportMapping = requires(const S& shape, const glm::vec3& dir) {
   { shape.support(dir) } -> std::convertible_to<glm::vec3>;
 };
 
+namespace detail {
+
+/// 1 when x > 0, else 0 (NaN gives 0), computed with a compare mask: GCC turns the plain
+/// ternary, and arithmetic built on it, into a branch, which mispredicts about half the time
+/// when the choice is data-dependent (a segment's supporting end inside GJK).
+inline float step_positive(float x) {
+#if defined(__SSE2__)
+  return _mm_cvtss_f32(_mm_and_ps(_mm_cmpgt_ss(_mm_set_ss(x), _mm_setzero_ps()), _mm_set_ss(1.f)));
+#else
+  return x > 0.f ? 1.f : 0.f;
+#endif
+}
+
+} // namespace detail
+
 struct Point {
   glm::vec3 position{0.f}; ///< (m)
   glm::vec3 support(const glm::vec3&) const { return position; }
@@ -25,7 +43,12 @@ struct Point {
 struct Segment {
   glm::vec3 a{0.f}; ///< first end point (m)
   glm::vec3 b{0.f}; ///< second end point (m)
-  glm::vec3 support(const glm::vec3& dir) const { return glm::dot(dir, b - a) > 0.f ? b : a; }
+  // Selects arithmetically (exact: one weight is 1, the other 0): which end is farthest is
+  // data-dependent, and a branch on it mispredicts often inside GJK.
+  glm::vec3 support(const glm::vec3& dir) const {
+    const float t = detail::step_positive(glm::dot(dir, b - a));
+    return (1.f - t) * a + t * b;
+  }
 };
 
 struct Triangle {
