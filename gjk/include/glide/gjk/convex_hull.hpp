@@ -63,6 +63,9 @@ public:
     return climb_from(dir, start);
   }
 
+  /// Vertex i (m, local space), i < vertex_count().
+  glm::vec3 vertex(std::uint32_t i) const { return vertices_[i]; }
+  std::uint32_t vertex_count() const { return count_; }
   /// The hull's vertices (m, local space), in the order the points were given.
   std::span<const glm::vec3> vertices() const { return vertices_; }
   /// Triangulated surface with outward normals. A flat hull (dimension 2) has its polygon

@@ -5,6 +5,7 @@
 #include <glm/vec3.hpp>
 
 #include <concepts>
+#include <cstdint>
 #if defined(__SSE2__)
 #include <xmmintrin.h>
 #endif
@@ -35,6 +36,15 @@ inline float step_positive(float x) {
 
 } // namespace detail
 
+/// A shape whose support points are numbered vertices (Segment, ConvexHull): GJK records
+/// which vertices its simplex used, so a warm start can re-evaluate them without a search.
+template <class S>
+concept IndexedSupport = requires(const S& shape, const glm::vec3& dir, std::uint32_t i) {
+  { shape.support_index(dir) } -> std::convertible_to<std::uint32_t>;
+  { shape.vertex(i) } -> std::convertible_to<glm::vec3>;
+  { shape.vertex_count() } -> std::convertible_to<std::uint32_t>;
+};
+
 struct Point {
   glm::vec3 position{0.f}; ///< (m)
   glm::vec3 support(const glm::vec3&) const { return position; }
@@ -45,10 +55,14 @@ struct Segment {
   glm::vec3 b{0.f}; ///< second end point (m)
   // Selects arithmetically (exact: one weight is 1, the other 0): which end is farthest is
   // data-dependent, and a branch on it mispredicts often inside GJK.
-  glm::vec3 support(const glm::vec3& dir) const {
-    const float t = detail::step_positive(glm::dot(dir, b - a));
-    return (1.f - t) * a + t * b;
-  }
+  glm::vec3 support(const glm::vec3& dir) const { return mix_ends(detail::step_positive(glm::dot(dir, b - a))); }
+  /// 0 for a, 1 for b: the end support(dir) returns.
+  std::uint32_t support_index(const glm::vec3& dir) const { return glm::dot(dir, b - a) > 0.f ? 1u : 0u; }
+  glm::vec3 vertex(std::uint32_t i) const { return mix_ends(static_cast<float>(i & 1u)); }
+  std::uint32_t vertex_count() const { return 2; }
+
+private:
+  glm::vec3 mix_ends(float t) const { return (1.f - t) * a + t * b; }
 };
 
 struct Triangle {

@@ -8,6 +8,8 @@
 
 #include <glm/vec3.hpp>
 
+#include <cstdint>
+
 namespace glide::gjk {
 
 struct Simplex {
@@ -17,17 +19,21 @@ struct Simplex {
   int count = 0;
   unsigned used = 0; ///< bit s set: slot s holds a vertex of the simplex
   // Support points by slot: only w and the slot index move when vertices are dropped.
-  glm::vec3 a[4];         ///< support points on A (m)
-  glm::vec3 b[4];         ///< support points on B (m)
-  glm::vec3 direction[4]; ///< the direction A was searched along (B along its opposite)
+  glm::vec3 a[4];           ///< support points on A (m)
+  glm::vec3 b[4];           ///< support points on B (m)
+  glm::vec3 direction[4];   ///< the direction A was searched along (B along its opposite)
+  std::uint32_t index_a[4]; ///< vertex index of a (IndexedSupport shapes; 0 otherwise)
+  std::uint32_t index_b[4]; ///< vertex index of b
 
   /// Writes a candidate vertex after the last one; `keep` makes it part of the simplex,
   /// until then the simplex is unchanged.
-  void stage(const glm::vec3& pa, const glm::vec3& pb, const glm::vec3& d) {
+  void stage(const glm::vec3& pa, const glm::vec3& pb, const glm::vec3& d, std::uint32_t ia, std::uint32_t ib) {
     const int s = __builtin_ctz(~used);
     a[s] = pa;
     b[s] = pb;
     direction[s] = d;
+    index_a[s] = ia;
+    index_b[s] = ib;
     w[count] = pa - pb;
     slot[count] = s;
   }
@@ -65,6 +71,16 @@ struct Simplex {
   glm::vec3 point_a() const { return combine(a); }
   glm::vec3 point_b() const { return combine(b); }
   glm::vec3 direction_of(int i) const { return direction[slot[i]]; }
+  std::uint32_t index_a_of(int i) const { return index_a[slot[i]]; }
+  std::uint32_t index_b_of(int i) const { return index_b[slot[i]]; }
+
+  /// Makes the staged vertex part of the simplex unless it repeats one (false then).
+  bool admit_staged() {
+    if (contains(w[count])) return false;
+    used |= 1u << slot[count];
+    ++count;
+    return true;
+  }
 };
 
 } // namespace glide::gjk
