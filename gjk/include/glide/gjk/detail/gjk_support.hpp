@@ -48,10 +48,25 @@ bool center_hint(const Swept<S>& s, glm::vec3& c) {
   return true;
 }
 
+/// The point of A nearest to c where that is cheap (a segment: the clamped projection),
+/// else A's centre: pointing from it to B's centre starts GJK nearer the answer.
+template <class S>
+bool center_hint_toward(const S& s, const glm::vec3&, glm::vec3& c) {
+  return center_hint(s, c);
+}
+inline bool center_hint_toward(const Segment& s, const glm::vec3& target, glm::vec3& c) {
+  const glm::vec3 d = s.b - s.a;
+  const float dd = glm::dot(d, d);
+  float t = dd > 0.f ? glm::dot(target - s.a, d) / dd : 0.f;
+  t = t > 0.f ? (t < 1.f ? t : 1.f) : 0.f; // also maps NaN to 0
+  c = s.a + t * d;
+  return true;
+}
+
 template <class A, class B>
 glm::vec3 first_direction(const A& a, const B& b) {
   glm::vec3 ca, cb;
-  if (center_hint(a, ca) && center_hint(b, cb)) {
+  if (center_hint(b, cb) && center_hint_toward(a, cb, ca)) {
     const glm::vec3 d = cb - ca;
     if (glm::dot(d, d) > 0.f && is_finite(d)) return d;
   }
