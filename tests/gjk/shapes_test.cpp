@@ -29,7 +29,7 @@ TEST_CASE("Segment numbers its ends: support_index and vertex agree with support
   static_assert(IndexedSupport<Segment> && !IndexedSupport<Box> && !IndexedSupport<Transformed<Segment>>);
   const Segment s{{1e4f, -2.5f, 0.125f}, {-3.f, 7.f, 1e-3f}};
   CHECK(s.vertex_count() == 2);
-  CHECK(s.vertex(0) == s.a); // exact: the selection weights are 0 and 1
+  CHECK(s.vertex(0) == s.a);
   CHECK(s.vertex(1) == s.b);
   const glm::vec3 along = s.b - s.a;
   CHECK(s.support_index(along) == 1);

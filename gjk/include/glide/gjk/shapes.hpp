@@ -6,9 +6,6 @@
 
 #include <concepts>
 #include <cstdint>
-#if defined(__SSE2__)
-#include <xmmintrin.h>
-#endif
 
 namespace glide::gjk {
 
@@ -20,21 +17,6 @@ template <class S>
 concept SupportMapping = requires(const S& shape, const glm::vec3& dir) {
   { shape.support(dir) } -> std::convertible_to<glm::vec3>;
 };
-
-namespace detail {
-
-/// 1 when x > 0, else 0 (NaN gives 0), computed with a compare mask: GCC turns the plain
-/// ternary, and arithmetic built on it, into a branch, which mispredicts about half the time
-/// when the choice is data-dependent (a segment's supporting end inside GJK).
-inline float step_positive(float x) {
-#if defined(__SSE2__)
-  return _mm_cvtss_f32(_mm_and_ps(_mm_cmpgt_ss(_mm_set_ss(x), _mm_setzero_ps()), _mm_set_ss(1.f)));
-#else
-  return x > 0.f ? 1.f : 0.f;
-#endif
-}
-
-} // namespace detail
 
 /// A shape whose support points are numbered vertices (Segment, ConvexHull): GJK records
 /// which vertices its simplex used, so a warm start can re-evaluate them without a search.
@@ -53,16 +35,13 @@ struct Point {
 struct Segment {
   glm::vec3 a{0.f}; ///< first end point (m)
   glm::vec3 b{0.f}; ///< second end point (m)
-  // Selects arithmetically (exact: one weight is 1, the other 0): which end is farthest is
-  // data-dependent, and a branch on it mispredicts often inside GJK.
-  glm::vec3 support(const glm::vec3& dir) const { return mix_ends(detail::step_positive(glm::dot(dir, b - a))); }
+  // A plain branch: inside GJK successive directions mostly pick the same end (the world's
+  // upright capsules, warm-started steps), and a compare-mask select measured slower there.
+  glm::vec3 support(const glm::vec3& dir) const { return glm::dot(dir, b - a) > 0.f ? b : a; }
   /// 0 for a, 1 for b: the end support(dir) returns.
   std::uint32_t support_index(const glm::vec3& dir) const { return glm::dot(dir, b - a) > 0.f ? 1u : 0u; }
-  glm::vec3 vertex(std::uint32_t i) const { return mix_ends(static_cast<float>(i & 1u)); }
+  glm::vec3 vertex(std::uint32_t i) const { return i != 0u ? b : a; }
   std::uint32_t vertex_count() const { return 2; }
-
-private:
-  glm::vec3 mix_ends(float t) const { return (1.f - t) * a + t * b; }
 };
 
 struct Triangle {
