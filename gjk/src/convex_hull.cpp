@@ -51,7 +51,11 @@ ConvexHull::ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettin
     block[0] = static_cast<float>(c.x);
     block[4] = static_cast<float>(c.y);
     block[8] = static_cast<float>(c.z);
-    if (i < n) centered_.emplace_back(block[0], block[4], block[8]);
+    if (i < n) {
+      climb_x_.push_back(block[0]);
+      climb_y_.push_back(block[4]);
+      climb_z_.push_back(block[8]);
+    }
     bounds_min_ = glm::min(bounds_min_, v);
     bounds_max_ = glm::max(bounds_max_, v);
   }

@@ -95,8 +95,7 @@ private:
   std::uint32_t climb(const glm::vec3& dir, std::uint32_t start) const;
   // Rounded as the scan rounds, so both paths agree on every comparison.
   float dot_at(const glm::vec3& dir, std::uint32_t i) const {
-    const glm::vec3& c = centered_[i];
-    return dir.x * c.x + dir.y * c.y + dir.z * c.z;
+    return dir.x * climb_x_[i] + dir.y * climb_y_[i] + dir.z * climb_z_[i];
   }
 
   std::vector<glm::vec3> vertices_;
@@ -104,7 +103,7 @@ private:
   // Vertices minus their centroid in the scan's block layout (detail/hull_scan.hpp): support
   // compares dot products of small numbers, which stays accurate for hulls far from the origin.
   std::vector<float> scan_;
-  std::vector<glm::vec3> centered_; ///< the same, one vertex after the other, for climbing
+  std::vector<float> climb_x_, climb_y_, climb_z_; ///< the same, one array per axis, for climbing
   std::vector<HullFace> faces_;
   std::vector<std::uint32_t> neighbor_begin_; ///< CSR offsets into neighbors_, one per vertex plus one
   std::vector<std::uint32_t> neighbors_;
