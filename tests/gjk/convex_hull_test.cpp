@@ -331,6 +331,31 @@ TEST_CASE("ConvexHull of random clouds matches brute-force extreme points and su
   CHECK(ambiguous <= 5);
 }
 
+TEST_CASE("ConvexHull numbers its vertices and scans up to 191 vertices by default") {
+  static_assert(glide::gjk::IndexedSupport<ConvexHull>);
+  std::mt19937 rng(11);
+  std::normal_distribution<float> g;
+  for (const std::size_t n : {std::size_t{5}, std::size_t{191}, std::size_t{192}}) {
+    std::vector<glm::vec3> pts(n);
+    for (auto& p : pts) p = glm::normalize(glm::vec3{g(rng), g(rng), g(rng)}); // all on the sphere: all kept
+    const ConvexHull hull(pts);
+    REQUIRE(hull.vertex_count() == n);
+    CHECK(hull.uses_hill_climbing() == (n >= 192));
+    CHECK(hull.uses_warm_hill_climbing() == (n >= 192));
+    for (std::uint32_t i = 0; i < hull.vertex_count(); ++i) CHECK(hull.vertex(i) == hull.vertices()[i]);
+    // support_index names the vertex support returns, and it is a maximum.
+    for (int k = 0; k < 100; ++k) {
+      const glm::vec3 dir{g(rng), g(rng), g(rng)};
+      const std::uint32_t i = hull.support_index(dir);
+      REQUIRE(i < hull.vertex_count());
+      CHECK(hull.vertex(i) == hull.support(dir));
+      float best = -INFINITY;
+      for (const glm::vec3& v : hull.vertices()) best = std::max(best, glm::dot(dir, v));
+      CHECK(glm::dot(dir, hull.vertex(i)) >= best - 1e-5f);
+    }
+  }
+}
+
 TEST_CASE("ConvexHull queries are total and the hull copies") {
   std::mt19937 rng(8);
   std::uniform_real_distribution<float> u(-1.f, 1.f);

@@ -9,6 +9,8 @@
 #include <glm/gtc/constants.hpp>
 
 #include <cmath>
+#include <random>
+#include <utility>
 #include <vector>
 
 using namespace glide::gjk;
@@ -303,8 +305,44 @@ TEST_CASE("warm start: same answers as a cold start, fewer iterations on a movin
   CHECK(warm_iterations * 2 < cold_iterations);
   SUBCASE("a cache filled with NaN is ignored") {
     cache.directions[0] = glm::vec3(std::nanf(""));
+    cache.indexed = false;
     const DistanceResult r = distance(Segment{{3, 0, 0}, {3, 1, 0}}, hull, {}, &cache);
     CHECK(r.status == Status::converged);
     CHECK_APPROX(r.distance, 2.f, tol);
+  }
+  SUBCASE("vertex indices out of range are skipped") {
+    CHECK(cache.indexed); // segment and hull both number their vertices
+    cache.index_b = {7, 100, 8, 1u << 31};
+    cache.index_a = {5, 0, 1, 0};
+    cache.count = 4;
+    const DistanceResult r = distance(Segment{{3, 0, 0}, {3, 1, 0}}, hull, {}, &cache);
+    CHECK(r.status == Status::converged);
+    CHECK_APPROX(r.distance, 2.f, tol);
+  }
+}
+
+TEST_CASE("warm start by vertex index: a cache from another hull or another shape type is safe") {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::vector<glm::vec3> big(64), small(8);
+  for (glm::vec3& p : big) p = {u(rng), u(rng), u(rng)};
+  for (glm::vec3& p : small) p = {u(rng), u(rng), u(rng)};
+  const ConvexHull a(big), b(small);
+  const Transformed<ConvexHull> moved{b, Transform{glm::quat(1.f, 0.f, 0.f, 0.f), glm::vec3(0.1f, 0.f, 0.f)}};
+  SimplexCache cache;
+  for (int i = 0; i < 200; ++i) {
+    const glm::vec3 c = 2.5f * glm::vec3{u(rng), u(rng), u(rng)};
+    const Segment s{c, c + glm::vec3{u(rng), u(rng), u(rng)}};
+    // The same cache alternates between hulls of 64 and 8 vertices and a non-indexed shape.
+    const DistanceResult cold_a = distance(s, a), warm_a = distance(s, a, {}, &cache);
+    CHECK(cache.indexed);
+    const DistanceResult cold_b = distance(s, b), warm_b = distance(s, b, {}, &cache);
+    const DistanceResult cold_m = distance(s, moved), warm_m = distance(s, moved, {}, &cache);
+    CHECK_FALSE(cache.indexed);
+    for (const auto& [cold, warm] : {std::pair{cold_a, warm_a}, std::pair{cold_b, warm_b}, std::pair{cold_m, warm_m}}) {
+      CHECK(warm.status == Status::converged);
+      CHECK_APPROX(warm.distance, cold.distance, tol);
+      CHECK(warm.overlapping() == cold.overlapping());
+    }
   }
 }

@@ -109,6 +109,30 @@ TEST_CASE("penetration: point inside a box leaves through the nearest face") {
   CHECK_APPROX(q.normal, xf.rotation * glm::vec3(0, 0, -1), 1e-5f);
 }
 
+TEST_CASE("penetration: repeated queries give identical answers (the per-thread scratch keeps no state)") {
+  // Alternate a small and a large polytope so the scratch arrays shrink and grow between calls.
+  const Transformed<Box> box{Box{{1, 2, 3}}, Transform{glm::angleAxis(0.4f, glm::vec3(0, 1, 0)), {0.5f, 0, 0}}};
+  const Cylinder cylinder{1.f, 0.8f};
+  const Segment inside_box{{0.2f, -0.5f, 0.1f}, {0.9f, 0.5f, -0.4f}};
+  const Segment inside_cylinder{{0.1f, -0.3f, 0.2f}, {-0.2f, 0.4f, 0.1f}};
+  const PenetrationResult first_box = penetration(inside_box, box);
+  const PenetrationResult first_cylinder = penetration(inside_cylinder, cylinder);
+  REQUIRE(first_box.overlapping);
+  REQUIRE(first_cylinder.overlapping);
+  CHECK(first_cylinder.iterations > first_box.iterations);
+  for (int k = 0; k < 3; ++k) {
+    const PenetrationResult b = penetration(inside_box, box);
+    const PenetrationResult c = penetration(inside_cylinder, cylinder);
+    CHECK(b.depth == first_box.depth);
+    CHECK(b.normal == first_box.normal);
+    CHECK(b.point_a == first_box.point_a);
+    CHECK(b.iterations == first_box.iterations);
+    CHECK(c.depth == first_cylinder.depth);
+    CHECK(c.point_b == first_cylinder.point_b);
+    CHECK(c.iterations == first_cylinder.iterations);
+  }
+}
+
 TEST_CASE("penetration: spheres") {
   const PenetrationResult r = penetration(Sphere{{0, 0, 0}, 1.f}, Sphere{{1.5f, 0, 0}, 1.f});
   REQUIRE(r.overlapping);

@@ -4,6 +4,9 @@
 
 #include <glm/gtc/constants.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace glide::gjk;
 
 static_assert(SupportMapping<Point> && SupportMapping<Segment> && SupportMapping<Triangle> && SupportMapping<Box> &&
@@ -20,6 +23,27 @@ TEST_CASE("support of the basic shapes is their farthest point") {
   CHECK_APPROX(Cylinder{1, 2}.support({0, -1, 1}), glm::vec3(0, -1, 2), 1e-6f);
   CHECK_APPROX(Cone{1, 1}.support({0, 1, 0.1f}), glm::vec3(0, 1, 0), 0);
   CHECK_APPROX(Cone{1, 1}.support({1, -1, 0}), glm::vec3(1, -1, 0), 1e-6f);
+}
+
+TEST_CASE("Segment numbers its ends: support_index and vertex agree with support") {
+  static_assert(IndexedSupport<Segment> && !IndexedSupport<Box> && !IndexedSupport<Transformed<Segment>>);
+  const Segment s{{1e4f, -2.5f, 0.125f}, {-3.f, 7.f, 1e-3f}};
+  CHECK(s.vertex_count() == 2);
+  CHECK(s.vertex(0) == s.a);
+  CHECK(s.vertex(1) == s.b);
+  const glm::vec3 along = s.b - s.a;
+  CHECK(s.support_index(along) == 1);
+  CHECK(s.support_index(-along) == 0);
+  CHECK(s.support_index(glm::vec3(0.f)) == 0); // ties and zero directions give a
+  CHECK(s.support(glm::vec3(0.f)) == s.a);
+  for (int k = 0; k < 64; ++k) {
+    const glm::vec3 d{std::sin(0.7f * k), std::cos(1.3f * k), std::sin(2.1f * k + 0.5f)};
+    const glm::vec3 p = s.support(d);
+    CHECK(p == s.vertex(s.support_index(d)));
+    // The end is chosen by the sign of d · (b − a), rounded at the scale of |a| ~ 1e4.
+    CHECK(glm::dot(d, p) >= std::max(glm::dot(d, s.a), glm::dot(d, s.b)) - 5e-3f);
+    CHECK((p == s.a || p == s.b));
+  }
 }
 
 TEST_CASE("zero direction gives a point of the shape, never NaN") {

@@ -26,8 +26,9 @@ struct SimplexClosest {
 
 namespace detail {
 
-/// True when a and b are both strictly positive or both strictly negative.
-inline bool same_sign(float a, float b) { return (a > 0.f && b > 0.f) || (a < 0.f && b < 0.f); }
+/// True when a and b are both strictly positive or both strictly negative (bitwise, so
+/// that the data-dependent answer is not a branch).
+inline bool same_sign(float a, float b) { return ((a > 0.f) & (b > 0.f)) | ((a < 0.f) & (b < 0.f)); }
 
 inline void closest_is_vertex(const glm::vec3* p, int i, SimplexClosest& out) {
   out.point = p[i];
@@ -37,33 +38,44 @@ inline void closest_is_vertex(const glm::vec3* p, int i, SimplexClosest& out) {
   out.contains_origin = false;
 }
 
-/// Segment p[i]–p[j]. Branch-free (the region is data-dependent and mispredicts badly):
-/// the weight is clamped and the support mask follows from it.
-inline void closest_on_segment(const glm::vec3* p, int i, int j, SimplexClosest& out) {
+/// The nearest point of segment p[i]–p[j], kept light so that a triangle can compare its
+/// edges before writing the winner out.
+struct EdgeCandidate {
+  glm::vec3 point{0.f};
+  float distance_squared = 0.f;
+  float lj = 0.f; ///< weight of p[j]
+  int i = 0, j = 0;
+};
+
+inline EdgeCandidate edge_candidate(const glm::vec3* p, int i, int j) {
   const glm::vec3 d = p[j] - p[i];
   const float dd = glm::dot(d, d);
   const float t = -glm::dot(p[i], d); // weight of p[j] times dd
   float lj = dd > 0.f ? t / dd : 0.f;
   lj = lj > 0.f ? lj : 0.f; // also maps NaN to 0
   lj = lj < 1.f ? lj : 1.f;
-  const float li = 1.f - lj;
-  out.point = li * p[i] + lj * p[j]; // exactly p[i] or p[j] at the ends
-  out.distance_squared = glm::dot(out.point, out.point);
-  out.weights[i] = li;
-  out.weights[j] = lj;
-  out.mask = (lj < 1.f ? 1u << i : 0u) | (lj > 0.f ? 1u << j : 0u);
+  EdgeCandidate c;
+  c.point = (1.f - lj) * p[i] + lj * p[j]; // exactly p[i] or p[j] at the ends
+  c.distance_squared = glm::dot(c.point, c.point);
+  c.lj = lj;
+  c.i = i;
+  c.j = j;
+  return c;
+}
+
+inline void write_edge(const EdgeCandidate& c, SimplexClosest& out) {
+  out.point = c.point;
+  out.distance_squared = c.distance_squared;
+  out.weights[c.i] = 1.f - c.lj;
+  out.weights[c.j] = c.lj;
+  out.mask = (c.lj < 1.f ? 1u << c.i : 0u) | (c.lj > 0.f ? 1u << c.j : 0u);
   out.contains_origin = false;
 }
 
-inline void closest_on_segment_if_better(const glm::vec3* p, int i, int j, SimplexClosest& best, bool& have) {
-  if (!have) {
-    closest_on_segment(p, i, j, best);
-    have = true;
-    return;
-  }
-  SimplexClosest candidate;
-  closest_on_segment(p, i, j, candidate);
-  if (candidate.distance_squared < best.distance_squared) best = candidate;
+/// Segment p[i]–p[j]. Branch-free (the region is data-dependent and mispredicts badly):
+/// the weight is clamped and the support mask follows from it.
+inline void closest_on_segment(const glm::vec3* p, int i, int j, SimplexClosest& out) {
+  write_edge(edge_candidate(p, i, j), out);
 }
 
 /// Triangle p[i], p[j], p[k]. When `k_newest` is set, p[k] was just added by GJK to a simplex
@@ -79,24 +91,18 @@ inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, Simplex
     // points near the triangle rather than near the (possibly far) origin: the weights stay
     // accurate when the triangle is far from the origin relative to its size.
     const glm::vec3 q = n * (glm::dot(n, pi) / nn);
-    // Signed areas in the axis plane where the triangle's shadow is largest; (ax, u, v) is
-    // cyclic, so each 2D cross product has the sign of n[ax].
-    const glm::vec3 an = glm::abs(n);
-    const int ax = an.x >= an.y && an.x >= an.z ? 0 : (an.y >= an.z ? 1 : 2);
-    const int u = ax == 2 ? 0 : ax + 1, v = ax == 0 ? 2 : ax - 1;
-    const float si_u = pi[u] - q[u], si_v = pi[v] - q[v];
-    const float sj_u = pj[u] - q[u], sj_v = pj[v] - q[v];
-    const float sk_u = pk[u] - q[u], sk_v = pk[v] - q[v];
-    const float ci = sj_u * sk_v - sj_v * sk_u; // weight of p[i] times the area
-    const float cj = sk_u * si_v - sk_v * si_u;
-    const float ck = si_u * sj_v - si_v * sj_u;
-    const float area = n[ax];
-    if (area != 0.f) {
-      out_i = same_sign(-area, ci);
-      out_j = same_sign(-area, cj);
-      out_k = same_sign(-area, ck);
-      const float sum = ci + cj + ck;
-      if (!out_i && !out_j && !out_k && sum != 0.f) {
+    // Signed areas of the sub-triangles q p_j p_k, q p_k p_i, q p_i p_j along n (times |n|):
+    // all three from the edges around q, branch-free (no choice of a projection axis).
+    const glm::vec3 si = pi - q, sj = pj - q, sk = pk - q;
+    const float ci = glm::dot(n, glm::cross(sj, sk)); // weight of p[i] times nn
+    const float cj = glm::dot(n, glm::cross(sk, si));
+    const float ck = glm::dot(n, glm::cross(si, sj));
+    out_i = ci < 0.f;
+    out_j = cj < 0.f;
+    out_k = ck < 0.f;
+    const float sum = ci + cj + ck;
+    if (!out_i && !out_j && !out_k) {
+      if (sum > 0.f) {
         const float inv = 1.f / sum;
         out.point = q;
         out.distance_squared = glm::dot(q, q);
@@ -107,15 +113,22 @@ inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, Simplex
         out.contains_origin = false;
         return;
       }
-      if (!out_i && !out_j && !out_k) out_i = out_j = out_k = true;
+      out_i = out_j = out_k = true;
     }
   }
   // The projection is outside: the nearest point lies on an edge that it is beyond.
+  EdgeCandidate best;
   bool have = false;
-  if (out_i) closest_on_segment_if_better(p, j, k, out, have);
-  if (out_j) closest_on_segment_if_better(p, k, i, out, have);
-  if (out_k && (!k_newest || !have)) closest_on_segment_if_better(p, i, j, out, have);
-  if (!have) closest_on_segment_if_better(p, i, j, out, have);
+  const auto consider = [&](int x, int y) {
+    const EdgeCandidate c = edge_candidate(p, x, y);
+    if (!have || c.distance_squared < best.distance_squared) best = c;
+    have = true;
+  };
+  if (out_i) consider(j, k);
+  if (out_j) consider(k, i);
+  if (out_k && (!k_newest || !have)) consider(i, j);
+  if (!have) consider(i, j);
+  write_edge(best, out);
 }
 
 inline void closest_on_triangle_if_better(const glm::vec3* p, int i, int j, int k, SimplexClosest& best, bool& have,

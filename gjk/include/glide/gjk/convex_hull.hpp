@@ -1,5 +1,6 @@
 #pragma once
 
+#include <glide/gjk/detail/hull_scan.hpp>
 #include <glide/gjk/shapes.hpp>
 
 #include <array>
@@ -18,11 +19,12 @@ struct ConvexHullSettings {
   float tolerance = 1e-6f; ///< (fraction of r, in [1e-9, 0.1])
   /// Hulls with at least this many vertices answer support(dir) by hill climbing over vertex
   /// adjacency from the vertex extreme along the direction's main axis; smaller ones scan
-  /// every vertex (SIMD). Crossover measured in bench/convex_hull_bench.cpp.
-  std::uint32_t hill_climb_min_vertices = 64; ///< (vertices; 0 always climbs, max never)
-  /// The same for support(dir, hint) with a valid hint: climbing from a nearby vertex takes a
-  /// step or two, so it pays off on much smaller hulls.
-  std::uint32_t warm_hill_climb_min_vertices = 16; ///< (vertices; 0 always climbs, max never)
+  /// every vertex (SIMD, inline). Measured inside GJK's loop (bench/gjk_distance_bench.cpp):
+  /// the scan never mispredicts a branch, the climb's data-dependent steps do, so the scan
+  /// wins up to about 160 vertices although it computes more dot products.
+  std::uint32_t hill_climb_min_vertices = 192; ///< (vertices; 0 always climbs, max never)
+  /// The same for support(dir, hint) with a valid hint (climbing from a nearby vertex).
+  std::uint32_t warm_hill_climb_min_vertices = 192; ///< (vertices; 0 always climbs, max never)
 };
 
 /// One triangle of the hull's surface.
@@ -55,8 +57,15 @@ public:
     return vertices_[index];
   }
   /// Index into vertices() of support(dir); `start` as the hint above (k_no_vertex for none).
-  std::uint32_t support_index(const glm::vec3& dir, std::uint32_t start = k_no_vertex) const;
+  /// The scan is inline (small hulls, GJK's hot path); climbing is a call.
+  std::uint32_t support_index(const glm::vec3& dir, std::uint32_t start = k_no_vertex) const {
+    if (!(start < count_ ? climb_warm_ : climb_cold_)) return detail::scan_support(scan_.data(), count_, dir);
+    return climb_from(dir, start);
+  }
 
+  /// Vertex i (m, local space), i < vertex_count().
+  glm::vec3 vertex(std::uint32_t i) const { return vertices_[i]; }
+  std::uint32_t vertex_count() const { return count_; }
   /// The hull's vertices (m, local space), in the order the points were given.
   std::span<const glm::vec3> vertices() const { return vertices_; }
   /// Triangulated surface with outward normals. A flat hull (dimension 2) has its polygon
@@ -82,16 +91,19 @@ public:
   static constexpr std::uint32_t k_no_vertex = std::numeric_limits<std::uint32_t>::max();
 
 private:
-  std::uint32_t scan(const glm::vec3& dir) const;
+  std::uint32_t climb_from(const glm::vec3& dir, std::uint32_t start) const;
   std::uint32_t climb(const glm::vec3& dir, std::uint32_t start) const;
+  // Rounded as the scan rounds, so both paths agree on every comparison.
   float dot_at(const glm::vec3& dir, std::uint32_t i) const {
-    return dir.x * centered_x_[i] + dir.y * centered_y_[i] + dir.z * centered_z_[i];
+    return dir.x * climb_x_[i] + dir.y * climb_y_[i] + dir.z * climb_z_[i];
   }
 
   std::vector<glm::vec3> vertices_;
-  // Vertices minus their centroid, one array per axis: support compares dot products of
-  // small numbers, which stays accurate for hulls placed far from the origin.
-  std::vector<float> centered_x_, centered_y_, centered_z_;
+  std::uint32_t count_ = 0; ///< vertices_.size()
+  // Vertices minus their centroid in the scan's block layout (detail/hull_scan.hpp): support
+  // compares dot products of small numbers, which stays accurate for hulls far from the origin.
+  std::vector<float> scan_;
+  std::vector<float> climb_x_, climb_y_, climb_z_; ///< the same, one array per axis, for climbing
   std::vector<HullFace> faces_;
   std::vector<std::uint32_t> neighbor_begin_; ///< CSR offsets into neighbors_, one per vertex plus one
   std::vector<std::uint32_t> neighbors_;

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace glide::gjk {
@@ -29,13 +30,19 @@ struct DistanceSettings {
   float absolute_tolerance = 1e-9f;
 };
 
-/// Warm start for frame-coherent queries: the search directions that produced the last
-/// simplex. Re-evaluating them on the moved shapes rebuilds a simplex next to the new answer,
-/// so a query whose shapes moved a little usually ends after one iteration.
+/// Warm start for frame-coherent queries: the last simplex. When both shapes number their
+/// vertices (IndexedSupport: Segment, ConvexHull) its vertices are re-evaluated by index, with
+/// no support search; otherwise the search directions that found them are searched again.
+/// Either rebuilds a simplex next to the new answer, so a query whose shapes moved a little
+/// usually ends after one iteration. Any cache is safe to pass: indices out of range and
+/// non-finite directions are skipped.
 struct SimplexCache {
-  std::array<glm::vec3, 4> directions{}; ///< A was searched along each, B along its opposite (any length)
-  int count = 0;                         ///< directions in use (0 to 4)
-  bool valid = false;                    ///< set by distance(); false: start cold
+  std::array<glm::vec3, 4> directions{};  ///< A was searched along each, B along its opposite (any length)
+  std::array<std::uint32_t, 4> index_a{}; ///< vertex of A behind each simplex vertex (when `indexed`)
+  std::array<std::uint32_t, 4> index_b{}; ///< vertex of B behind each simplex vertex (when `indexed`)
+  int count = 0;                          ///< simplex vertices recorded (0 to 4)
+  bool indexed = false;                   ///< index_a and index_b are meaningful
+  bool valid = false;                     ///< set by distance(); false: start cold
 };
 
 struct DistanceResult {
@@ -68,6 +75,51 @@ inline DistanceResult invalid_result(SimplexCache* cache) {
   return r;
 }
 
+/// Checks a staged vertex: false when |w|^2 is not finite (a NaN or infinite support point,
+/// or coordinates beyond ~1e19 m). Tracks the largest |w|^2, the scale of the rounding error.
+inline bool staged_finite(const Simplex& simplex, float& max_w2) {
+  const glm::vec3& w = simplex.w[simplex.count];
+  const float ww = glm::dot(w, w);
+  max_w2 = ww > max_w2 ? ww : max_w2;
+  return ww <= std::numeric_limits<float>::max(); // false for NaN and infinity too
+}
+
+/// Evaluates both supports along d and stages the vertex w = a - b in the simplex.
+template <class A, class B>
+[[gnu::always_inline]] inline bool stage_support(SupportCursor<A>& support_a, SupportCursor<B>& support_b,
+                                                 Simplex& simplex, float& max_w2, const glm::vec3& d) {
+  const glm::vec3 pa = support_a(d);
+  const glm::vec3 pb = support_b(-d);
+  simplex.stage(pa, pb, d, support_a.index, support_b.index);
+  return staged_finite(simplex, max_w2);
+}
+
+/// Rebuilds the cached simplex on the shapes as they are now. False: a non-finite vertex.
+template <class A, class B>
+bool warm_start(const A& a, const B& b, SupportCursor<A>& support_a, SupportCursor<B>& support_b,
+                const SimplexCache& cache, Simplex& simplex, float& max_w2) {
+  if constexpr (IndexedSupport<A> && IndexedSupport<B>) {
+    if (cache.indexed) {
+      for (int i = 0; i < cache.count; ++i) {
+        const std::uint32_t ia = cache.index_a[i], ib = cache.index_b[i];
+        if (ia >= a.vertex_count() || ib >= b.vertex_count()) continue;
+        simplex.stage(a.vertex(ia), b.vertex(ib), cache.directions[i], ia, ib);
+        if (!staged_finite(simplex, max_w2)) return false;
+        simplex.admit_staged();
+      }
+      support_a.index = simplex.count > 0 ? simplex.index_a_of(0) : 0;
+      support_b.index = simplex.count > 0 ? simplex.index_b_of(0) : 0;
+      return true;
+    }
+  }
+  for (int i = 0; i < cache.count; ++i) {
+    if (!is_finite(cache.directions[i])) continue;
+    if (!stage_support(support_a, support_b, simplex, max_w2, cache.directions[i])) return false;
+    simplex.admit_staged();
+  }
+  return true;
+}
+
 /// GJK on the shapes as given (no radii).
 template <class A, class B>
 DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& settings, SimplexCache* cache) {
@@ -77,23 +129,12 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
   SupportCursor<B> support_b{b};
   Simplex simplex;
   float max_w2 = 0.f; // largest |w|^2 seen: the scale of the rounding error
-  const auto stage = [&](const glm::vec3& d) {
-    simplex.stage(support_a(d), support_b(-d), d);
-    const glm::vec3& w = simplex.w[simplex.count];
-    max_w2 = std::max(max_w2, glm::dot(w, w));
-    // |w|^2 must not overflow either: coordinates beyond ~1e19 m are treated as invalid.
-    return is_finite(w) && max_w2 <= std::numeric_limits<float>::max();
-  };
   if (cache && cache->valid && cache->count >= 1 && cache->count <= 4) {
-    for (int i = 0; i < cache->count; ++i) {
-      if (!is_finite(cache->directions[i])) continue;
-      if (!stage(cache->directions[i])) return invalid_result(cache);
-      if (!simplex.contains(simplex.w[simplex.count])) ++simplex.count;
-    }
+    if (!warm_start(a, b, support_a, support_b, *cache, simplex, max_w2)) return invalid_result(cache);
   }
   if (simplex.count == 0) {
-    if (!stage(first_direction(a, b))) return invalid_result(cache);
-    simplex.count = 1;
+    if (!stage_support(support_a, support_b, simplex, max_w2, first_direction(a, b))) return invalid_result(cache);
+    simplex.admit_staged();
   }
   SimplexClosest closest = closest_to_origin(simplex.w, simplex.count);
   simplex.keep(closest, simplex.count);
@@ -115,7 +156,7 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
       break;
     }
     ++result.iterations;
-    if (!stage(-v)) return invalid_result(cache);
+    if (!stage_support(support_a, support_b, simplex, max_w2, -v)) return invalid_result(cache);
     const glm::vec3 w = simplex.w[simplex.count];
     // |v| bounds the distance from above, v·w/|v| from below; stop when they are close.
     const float gap = vv - glm::dot(v, w);
@@ -144,7 +185,12 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
   }
   if (cache) {
     cache->count = simplex.count;
-    for (int i = 0; i < simplex.count; ++i) cache->directions[i] = simplex.direction_of(i);
+    for (int i = 0; i < simplex.count; ++i) {
+      cache->directions[i] = simplex.direction_of(i);
+      cache->index_a[i] = simplex.index_a_of(i);
+      cache->index_b[i] = simplex.index_b_of(i);
+    }
+    cache->indexed = IndexedSupport<A> && IndexedSupport<B>;
     cache->valid = true;
   }
   return result;

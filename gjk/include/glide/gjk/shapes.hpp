@@ -5,6 +5,7 @@
 #include <glm/vec3.hpp>
 
 #include <concepts>
+#include <cstdint>
 
 namespace glide::gjk {
 
@@ -17,6 +18,15 @@ concept SupportMapping = requires(const S& shape, const glm::vec3& dir) {
   { shape.support(dir) } -> std::convertible_to<glm::vec3>;
 };
 
+/// A shape whose support points are numbered vertices (Segment, ConvexHull): GJK records
+/// which vertices its simplex used, so a warm start can re-evaluate them without a search.
+template <class S>
+concept IndexedSupport = requires(const S& shape, const glm::vec3& dir, std::uint32_t i) {
+  { shape.support_index(dir) } -> std::convertible_to<std::uint32_t>;
+  { shape.vertex(i) } -> std::convertible_to<glm::vec3>;
+  { shape.vertex_count() } -> std::convertible_to<std::uint32_t>;
+};
+
 struct Point {
   glm::vec3 position{0.f}; ///< (m)
   glm::vec3 support(const glm::vec3&) const { return position; }
@@ -25,7 +35,13 @@ struct Point {
 struct Segment {
   glm::vec3 a{0.f}; ///< first end point (m)
   glm::vec3 b{0.f}; ///< second end point (m)
+  // A plain branch: inside GJK successive directions mostly pick the same end (the world's
+  // upright capsules, warm-started steps), and a compare-mask select measured slower there.
   glm::vec3 support(const glm::vec3& dir) const { return glm::dot(dir, b - a) > 0.f ? b : a; }
+  /// 0 for a, 1 for b: the end support(dir) returns.
+  std::uint32_t support_index(const glm::vec3& dir) const { return glm::dot(dir, b - a) > 0.f ? 1u : 0u; }
+  glm::vec3 vertex(std::uint32_t i) const { return i != 0u ? b : a; }
+  std::uint32_t vertex_count() const { return 2; }
 };
 
 struct Triangle {

@@ -8,6 +8,8 @@
 
 #include <glm/vec3.hpp>
 
+#include <cstdint>
+
 namespace glide::gjk {
 
 struct Simplex {
@@ -15,20 +17,23 @@ struct Simplex {
   int slot[4] = {};                        ///< where each vertex's support points are stored
   float weights[4] = {1.f, 0.f, 0.f, 0.f}; ///< barycentric weights of the closest point, in simplex order
   int count = 0;
+  unsigned used = 0; ///< bit s set: slot s holds a vertex of the simplex
   // Support points by slot: only w and the slot index move when vertices are dropped.
-  glm::vec3 a[4];         ///< support points on A (m)
-  glm::vec3 b[4];         ///< support points on B (m)
-  glm::vec3 direction[4]; ///< the direction A was searched along (B along its opposite)
+  glm::vec3 a[4];           ///< support points on A (m)
+  glm::vec3 b[4];           ///< support points on B (m)
+  glm::vec3 direction[4];   ///< the direction A was searched along (B along its opposite)
+  std::uint32_t index_a[4]; ///< vertex index of a (IndexedSupport shapes; 0 otherwise)
+  std::uint32_t index_b[4]; ///< vertex index of b
 
   /// Writes a candidate vertex after the last one; `keep` makes it part of the simplex,
   /// until then the simplex is unchanged.
-  void stage(const glm::vec3& pa, const glm::vec3& pb, const glm::vec3& d) {
-    unsigned used = 0;
-    for (int i = 0; i < count; ++i) used |= 1u << slot[i];
+  void stage(const glm::vec3& pa, const glm::vec3& pb, const glm::vec3& d, std::uint32_t ia, std::uint32_t ib) {
     const int s = __builtin_ctz(~used);
     a[s] = pa;
     b[s] = pb;
     direction[s] = d;
+    index_a[s] = ia;
+    index_b[s] = ib;
     w[count] = pa - pb;
     slot[count] = s;
   }
@@ -37,11 +42,14 @@ struct Simplex {
   /// Branch-free compaction: every vertex is copied down, the position advances only when kept.
   void keep(const SimplexClosest& closest, int total) {
     int n = 0;
+    used = 0;
     for (int i = 0; i < total; ++i) {
+      const unsigned kept = (closest.mask >> i) & 1u;
       w[n] = w[i];
       slot[n] = slot[i];
       weights[n] = closest.weights[i];
-      n += static_cast<int>((closest.mask >> i) & 1u);
+      used |= kept << slot[i];
+      n += static_cast<int>(kept);
     }
     count = n;
   }
@@ -63,6 +71,16 @@ struct Simplex {
   glm::vec3 point_a() const { return combine(a); }
   glm::vec3 point_b() const { return combine(b); }
   glm::vec3 direction_of(int i) const { return direction[slot[i]]; }
+  std::uint32_t index_a_of(int i) const { return index_a[slot[i]]; }
+  std::uint32_t index_b_of(int i) const { return index_b[slot[i]]; }
+
+  /// Makes the staged vertex part of the simplex unless it repeats one (false then).
+  bool admit_staged() {
+    if (contains(w[count])) return false;
+    used |= 1u << slot[count];
+    ++count;
+    return true;
+  }
 };
 
 } // namespace glide::gjk

@@ -243,7 +243,9 @@ bool initial_tetrahedron(const A& a, const B& b, Probes probes, double inflation
 template <class A, class B>
 EpaResult run_epa(const A& a, const B& b, double inflation, int max_iterations, double tolerance) {
   EpaResult out;
-  Polytope poly;
+  // Scratch reused by every call on this thread: the polytope's arrays keep their capacity,
+  // so a query allocates nothing once the first few have run (init() resets the contents).
+  static thread_local Polytope poly;
   Probes probes;
   // The probes also give the size of the difference, for the flatness and rounding thresholds.
   double scale = 0.0;

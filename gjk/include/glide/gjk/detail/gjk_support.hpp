@@ -9,6 +9,8 @@
 #include <glm/vec3.hpp>
 
 #include <concepts>
+#include <cstdint>
+#include <limits>
 
 namespace glide::gjk::detail {
 
@@ -46,38 +48,84 @@ bool center_hint(const Swept<S>& s, glm::vec3& c) {
   return true;
 }
 
+/// The point of A nearest to c where that is cheap (a segment: the clamped projection),
+/// else A's centre: pointing from it to B's centre starts GJK nearer the answer.
+template <class S>
+bool center_hint_toward(const S& s, const glm::vec3&, glm::vec3& c) {
+  return center_hint(s, c);
+}
+inline bool center_hint_toward(const Segment& s, const glm::vec3& target, glm::vec3& c) {
+  const glm::vec3 d = s.b - s.a;
+  const float dd = glm::dot(d, d);
+  float t = dd > 0.f ? glm::dot(target - s.a, d) / dd : 0.f;
+  t = t > 0.f ? (t < 1.f ? t : 1.f) : 0.f; // also maps NaN to 0
+  c = s.a + t * d;
+  return true;
+}
+
 template <class A, class B>
 glm::vec3 first_direction(const A& a, const B& b) {
   glm::vec3 ca, cb;
-  if (center_hint(a, ca) && center_hint(b, cb)) {
+  if (center_hint(b, cb) && center_hint_toward(a, cb, ca)) {
     const glm::vec3 d = cb - ca;
     if (glm::dot(d, d) > 0.f && is_finite(d)) return d;
   }
   return {1.f, 0.f, 0.f};
 }
 
-/// Calls `shape.support(d)`, or the hinted `shape.support(d, hint)` where the shape has one
-/// (ConvexHull's hill climbing), carrying the hint from one iteration to the next.
+/// Support calls as GJK makes them. `index` is the vertex last returned by an IndexedSupport
+/// shape (0 for others), recorded in the simplex for warm starts. A shape that hill-climbs
+/// from a hint (ConvexHull) gets the previous vertex as its hint when that helps.
 template <class S>
 struct SupportCursor {
   const S& shape;
+  std::uint32_t index = 0;
   glm::vec3 operator()(const glm::vec3& d) { return shape.support(d); }
 };
+
+/// Climbing from the last vertex pays only when the direction turned by less than 60°
+/// (separated shapes); near contact and in overlap GJK's direction flips and a cold start
+/// (from the hull's axis extremes) is shorter. Updates `last`.
+inline bool hint_helps(const glm::vec3& d, glm::vec3& last) {
+  const float dl = glm::dot(d, last);
+  const bool helps = dl > 0.f && 4.f * dl * dl > glm::dot(d, d) * glm::dot(last, last);
+  last = d;
+  return helps;
+}
+
+template <IndexedSupport S>
+struct SupportCursor<S> {
+  const S& shape;
+  std::uint32_t index = 0;
+  glm::vec3 last{0.f};
+  glm::vec3 operator()(const glm::vec3& d) {
+    if constexpr (requires(std::uint32_t start) {
+                    { shape.support_index(d, start) } -> std::convertible_to<std::uint32_t>;
+                    shape.uses_warm_hill_climbing();
+                  }) {
+      if (shape.uses_warm_hill_climbing()) {
+        const bool warm = hint_helps(d, last) && index < shape.vertex_count();
+        index = shape.support_index(d, warm ? index : std::numeric_limits<std::uint32_t>::max());
+        return shape.vertex(index);
+      }
+    }
+    index = shape.support_index(d);
+    return shape.vertex(index);
+  }
+};
+
+/// Other shapes with a hinted support(d, hint).
 template <class S>
-requires requires(const S& s, const glm::vec3& d, int& hint) {
+requires(!IndexedSupport<S>) && requires(const S& s, const glm::vec3& d, int& hint) {
   { s.support(d, hint) } -> std::convertible_to<glm::vec3>;
 }
 struct SupportCursor<S> {
   const S& shape;
+  std::uint32_t index = 0;
   int hint = -1;
   glm::vec3 last{0.f};
   glm::vec3 operator()(const glm::vec3& d) {
-    // Climbing from the last vertex pays only when the direction turned by less than 60°
-    // (separated shapes); near contact and in overlap GJK's direction flips and a cold
-    // start (from the hull's axis extremes) is shorter.
-    const float dl = glm::dot(d, last);
-    if (!(dl > 0.f && 4.f * dl * dl > glm::dot(d, d) * glm::dot(last, last))) hint = -1;
-    last = d;
+    if (!hint_helps(d, last)) hint = -1;
     return shape.support(d, hint);
   }
 };

@@ -1,0 +1,73 @@
+#pragma once
+
+// Support of a vertex set by scanning every vertex. Inline, so that a GJK loop over a small
+// hull keeps the whole scan in registers (an out-of-line call was about a fifth of an
+// 8-vertex distance query). The coordinates are stored in blocks of four vertices, x then y
+// then z (12 floats per block), so one SSE2 step loads three registers from one cache line.
+
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace glide::gjk::detail {
+
+/// Floats per block of four vertices in the scan layout.
+inline constexpr std::uint32_t k_scan_block = 12;
+
+/// Dot product of `dir` with vertex i of the block layout, rounded as the scan rounds it
+/// (dir.x * x + dir.y * y, then + dir.z * z; builds use -ffp-contract=off).
+inline float scan_dot(const float* blocks, std::uint32_t i, const glm::vec3& dir) {
+  const float* b = blocks + (i >> 2) * k_scan_block + (i & 3u);
+  return dir.x * b[0] + dir.y * b[4] + dir.z * b[8];
+}
+
+/// Index of the first of the n vertices with the largest dot product with `dir`. The last
+/// block is padded with copies of vertex 0, which only tie with it. A NaN direction gives 0.
+inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, const glm::vec3& dir) {
+#if defined(__SSE2__)
+  const __m128 dx = _mm_set1_ps(dir.x), dy = _mm_set1_ps(dir.y), dz = _mm_set1_ps(dir.z);
+  const auto dots = [&](const float* b) {
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, _mm_loadu_ps(b)), _mm_mul_ps(dy, _mm_loadu_ps(b + 4))),
+                      _mm_mul_ps(dz, _mm_loadu_ps(b + 8)));
+  };
+  // Per lane: the best product and its vertex index (as a float: exact below 2^24 vertices,
+  // which the hull enforces), kept on strict improvement so the first maximum wins.
+  __m128 best = dots(blocks);
+  __m128 index = _mm_setr_ps(0.f, 1.f, 2.f, 3.f);
+  __m128 best_index = index;
+  const __m128 four = _mm_set1_ps(4.f);
+  const float* end = blocks + ((n + 3u) >> 2) * k_scan_block;
+  for (const float* b = blocks + k_scan_block; b < end; b += k_scan_block) {
+    index = _mm_add_ps(index, four);
+    const __m128 d = dots(b);
+    const __m128 better = _mm_cmpgt_ps(d, best);
+    best = _mm_or_ps(_mm_and_ps(better, d), _mm_andnot_ps(better, best));
+    best_index = _mm_or_ps(_mm_and_ps(better, index), _mm_andnot_ps(better, best_index));
+  }
+  // The largest product over the lanes, then the smallest index among the lanes holding it.
+  __m128 top = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
+  top = _mm_max_ps(top, _mm_shuffle_ps(top, top, _MM_SHUFFLE(1, 0, 3, 2)));
+  const __m128 tied = _mm_cmpeq_ps(best, top);
+  __m128 pick = _mm_or_ps(_mm_and_ps(tied, best_index), _mm_andnot_ps(tied, _mm_set1_ps(16777216.f)));
+  pick = _mm_min_ps(pick, _mm_shuffle_ps(pick, pick, _MM_SHUFFLE(2, 3, 0, 1)));
+  pick = _mm_min_ps(pick, _mm_shuffle_ps(pick, pick, _MM_SHUFFLE(1, 0, 3, 2)));
+  const auto i = static_cast<std::uint32_t>(_mm_cvttss_si32(pick));
+  return i < n ? i : 0u; // a padding copy of vertex 0 tied, or NaN products
+#else
+  std::uint32_t pick = 0;
+  float pick_dot = scan_dot(blocks, 0, dir);
+  for (std::uint32_t i = 1; i < n; ++i) {
+    const float d = scan_dot(blocks, i, dir);
+    if (d > pick_dot) {
+      pick_dot = d;
+      pick = i;
+    }
+  }
+  return pick;
+#endif
+}
+
+} // namespace glide::gjk::detail
