@@ -13,8 +13,8 @@
 namespace glide::gjk {
 
 struct Simplex {
-  glm::vec3 w[4];                          ///< vertices of A − B, in simplex order (m)
-  int slot[4] = {};                        ///< where each vertex's support points are stored
+  glm::vec3 w[4]{}; ///< vertices of A − B, in simplex order (m); zeroed so no read is of unset memory
+  int slot[4] = {}; ///< where each vertex's support points are stored
   float weights[4] = {1.f, 0.f, 0.f, 0.f}; ///< barycentric weights of the closest point, in simplex order
   int count = 0;
   unsigned used = 0; ///< bit s set: slot s holds a vertex of the simplex
