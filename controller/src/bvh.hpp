@@ -122,24 +122,35 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
   };
   Entry stack[k_wide_stack_size];
   int top = 0;
-  stack[top++] = {0, 0, 0.f};
-  while (top > 0) {
-    const Entry e = stack[--top];
-    if (e.t > limit) continue; // a hit found since this entry was pushed is earlier
-    if (e.count > 0) {
-      for (std::uint32_t i = e.ref; i < e.ref + e.count; ++i) {
-        const float t = swept.enter(item_bounds_[i]);
-        if (t <= limit) visit(items_[i], t, i);
+  std::uint32_t next = 0; // wide node to open next without a round trip through the stack
+  for (;;) {
+    if (next == WideNode::k_empty) {
+      if (top == 0) return;
+      const Entry e = stack[--top];
+      if (e.t > limit) continue; // a hit found since this entry was pushed is earlier
+      if (e.count > 0) {
+        for (std::uint32_t i = e.ref; i < e.ref + e.count; ++i) {
+          const float t = swept.enter(item_bounds_[i]);
+          if (t <= limit) visit(items_[i], t, i);
+        }
+        continue;
       }
+      next = e.ref;
+    }
+    const WideNode& node = wide_[next];
+    float t[4];
+    const unsigned mask = swept.enter4(node, limit, t);
+    // On the way down a node usually reaches one inner slot: open it directly.
+    if (mask != 0 && (mask & (mask - 1)) == 0 && node.count[std::countr_zero(mask)] == 0) {
+      next = node.child[std::countr_zero(mask)];
       continue;
     }
-    const WideNode& node = wide_[e.ref];
-    float t[4];
+    next = WideNode::k_empty;
     // Push the reached slots so that the nearest is popped next: each is inserted into the
     // entries pushed for this node, kept farthest first.
     const int base = top;
-    for (unsigned mask = swept.enter4(node, limit, t); mask != 0; mask &= mask - 1) {
-      const int k = std::countr_zero(mask);
+    for (unsigned left = mask; left != 0; left &= left - 1) {
+      const int k = std::countr_zero(left);
       const Entry entry{node.child[k], node.count[k], t[k]};
       // Start fetching what the entry reads while nearer ones are processed.
       if (entry.count == 0)
