@@ -55,8 +55,8 @@ struct alignas(64) WideNode {
   /// rounding holds for the queries' values exactly.
   static float decode(float origin, std::uint8_t q, float step) { return origin + static_cast<float>(q) * step; }
 
-  /// The decoded (outward-rounded) boxes of the four slots; unused slots decode to garbage
-  /// and are told apart by child == k_empty.
+  /// The decoded (outward-rounded) boxes of the four slots; unused slots (see `used`) decode
+  /// to inverted boxes and are never tested.
   SlotBoxes boxes() const {
     SlotBoxes b;
     float* const mins[3] = {b.min_x, b.min_y, b.min_z};
