@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace glide::detail {
 
@@ -75,6 +76,48 @@ Split best_split(const Prim* prims, std::uint32_t count, const gjk::Aabb& centro
     }
   }
   return best;
+}
+
+// The smallest power of two `step` (exponent clamped to float's normal range) with
+// 255 * step >= extent, so code 255 reaches the far side of the node's box.
+int step_exponent(double extent) {
+  int e = -126;
+  if (extent > 0.0) e = std::clamp(std::ilogb(extent / 255.0), -126, 127);
+  while (e < 127 && 255.0 * std::ldexp(1.0, e) < extent) ++e;
+  while (e > -126 && 255.0 * std::ldexp(1.0, e - 1) >= extent) --e;
+  return e;
+}
+
+// Stores `exact` (the used slots' boxes) in 8 bits per coordinate, rounded outward: each code
+// is the nearest one whose decoded value, computed exactly as the queries compute it, lies on
+// the far side of the exact bound. Code 0 decodes to the origin itself, and code 255 to at
+// least the box's largest corner (255 * step covers the extent, and float rounding is
+// monotone), so such a code always exists.
+void quantize(WideNode& w, std::span<const gjk::Aabb> exact) {
+  gjk::Aabb node;
+  for (const gjk::Aabb& b : exact) node = node.merged(b);
+  for (int a = 0; a < 3; ++a) {
+    w.origin[a] = node.min[a];
+    const int e = step_exponent(static_cast<double>(node.max[a]) - static_cast<double>(node.min[a]));
+    w.step_bits[a] = static_cast<std::uint8_t>(e + 127);
+    const float step = w.step(a);
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (k >= exact.size()) { // unused: an empty box (lo > hi); queries check child first anyway
+        w.lo[a][k] = 255;
+        w.hi[a][k] = 0;
+        continue;
+      }
+      const double lo = std::floor((static_cast<double>(exact[k].min[a]) - node.min[a]) / step);
+      const double hi = std::ceil((static_cast<double>(exact[k].max[a]) - node.min[a]) / step);
+      int q_lo = static_cast<int>(std::clamp(lo, 0.0, 255.0));
+      int q_hi = static_cast<int>(std::clamp(hi, 0.0, 255.0));
+      while (q_lo > 0 && WideNode::decode(w.origin[a], static_cast<std::uint8_t>(q_lo), step) > exact[k].min[a]) --q_lo;
+      while (q_hi < 255 && WideNode::decode(w.origin[a], static_cast<std::uint8_t>(q_hi), step) < exact[k].max[a])
+        ++q_hi;
+      w.lo[a][k] = static_cast<std::uint8_t>(q_lo);
+      w.hi[a][k] = static_cast<std::uint8_t>(q_hi);
+    }
+  }
 }
 
 } // namespace
@@ -195,23 +238,19 @@ std::uint32_t Bvh::collapse(std::uint32_t binary) {
       slots[n++] = first + 1;
     }
   }
+  gjk::Aabb exact[4];
+  for (int k = 0; k < n; ++k) exact[k] = nodes_[slots[k]].bounds;
+  quantize(wide_[index], {exact, static_cast<std::size_t>(n)});
+  wide_[index].used = static_cast<std::uint8_t>((1u << n) - 1u);
   for (int k = 0; k < 4; ++k) {
     WideNode& w = wide_[index];
     if (k >= n) {
       w.child[k] = WideNode::k_empty;
       w.count[k] = 0;
-      w.min_x[k] = w.min_y[k] = w.min_z[k] = 0.f;
-      w.max_x[k] = w.max_y[k] = w.max_z[k] = 0.f;
       continue;
     }
     const BvhNode& b = nodes_[slots[k]];
-    w.min_x[k] = b.bounds.min.x;
-    w.min_y[k] = b.bounds.min.y;
-    w.min_z[k] = b.bounds.min.z;
-    w.max_x[k] = b.bounds.max.x;
-    w.max_y[k] = b.bounds.max.y;
-    w.max_z[k] = b.bounds.max.z;
-    w.count[k] = b.count;
+    w.count[k] = static_cast<std::uint8_t>(b.count);
     w.child[k] = b.first;
     if (b.count == 0) {
       const std::uint32_t child = collapse(slots[k]); // may reallocate wide_: index again below

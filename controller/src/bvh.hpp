@@ -1,11 +1,14 @@
 #pragma once
 
+#include "bvh_node.hpp"
+
 #include <glide/gjk/aabb.hpp>
 
 #include <glm/common.hpp>
 #include <glm/vec3.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <new>
 #include <span>
@@ -42,17 +45,6 @@ struct BvhNode {
   gjk::Aabb bounds;
   std::uint32_t first = 0;
   std::uint32_t count = 0;
-};
-
-/// Node of the 4-wide tree the queries walk: the binary tree with every other level folded
-/// in, so a query descends half as many levels and tests four boxes at once. Boxes are stored
-/// one coordinate array per axis so the four tests vectorise; 128 bytes, two cache lines.
-struct alignas(64) WideNode {
-  static constexpr std::uint32_t k_empty = ~0u;
-  float min_x[4], min_y[4], min_z[4];
-  float max_x[4], max_y[4], max_z[4];
-  std::uint32_t child[4]; ///< inner slot: wide node index; leaf slot: first item; k_empty: unused
-  std::uint32_t count[4]; ///< 0: inner slot; > 0: leaf slot holding that many items
 };
 
 /// Bounding volume hierarchy over item boxes, built top-down with a binned surface area
@@ -98,46 +90,6 @@ private:
   std::vector<gjk::Aabb> item_bounds_;
 };
 
-/// Entry parameter t in [0, 1] at which a box of half size `extent` centred at `center` and
-/// moving along `motion` first touches `box`, or a value > 1 when it never does in [0, 1].
-/// Uses reciprocals of the motion precomputed by the caller (inf for zero components).
-struct SweptBox {
-  glm::vec3 center{0.f};
-  glm::vec3 extent{0.f};
-  glm::vec3 motion{0.f};
-  glm::vec3 inv_motion{0.f};
-
-  SweptBox(const glm::vec3& c, const glm::vec3& e, const glm::vec3& m) : center(c), extent(e), motion(m) {
-    // A zero component gets a huge finite reciprocal instead of inf: the slab then either
-    // excludes every t (the centre is outside it) or none, with no 0 * inf = NaN.
-    for (int i = 0; i < 3; ++i) inv_motion[i] = m[i] != 0.f ? 1.f / m[i] : 1e30f;
-  }
-
-  float enter(const gjk::Aabb& box) const {
-    const glm::vec3 t_lo = (box.min - extent - center) * inv_motion;
-    const glm::vec3 t_hi = (box.max + extent - center) * inv_motion;
-    const glm::vec3 t_near = glm::min(t_lo, t_hi), t_far = glm::max(t_lo, t_hi);
-    const float t_in = std::max(std::max(t_near.x, t_near.y), std::max(t_near.z, 0.f));
-    const float t_out = std::min(std::min(t_far.x, t_far.y), std::min(t_far.z, 1.f));
-    return t_in <= t_out ? t_in : 2.f;
-  }
-
-  /// enter() for the four boxes of a wide node at once (written lane by lane to vectorise).
-  void enter4(const WideNode& node, float out[4]) const {
-    for (int k = 0; k < 4; ++k) {
-      const float lx = (node.min_x[k] - extent.x - center.x) * inv_motion.x;
-      const float hx = (node.max_x[k] + extent.x - center.x) * inv_motion.x;
-      const float ly = (node.min_y[k] - extent.y - center.y) * inv_motion.y;
-      const float hy = (node.max_y[k] + extent.y - center.y) * inv_motion.y;
-      const float lz = (node.min_z[k] - extent.z - center.z) * inv_motion.z;
-      const float hz = (node.max_z[k] + extent.z - center.z) * inv_motion.z;
-      const float t_in = std::max(std::max(std::min(lx, hx), std::min(ly, hy)), std::max(std::min(lz, hz), 0.f));
-      const float t_out = std::min(std::min(std::max(lx, hx), std::max(ly, hy)), std::min(std::max(lz, hz), 1.f));
-      out[k] = t_in <= t_out ? t_in : 2.f;
-    }
-  }
-};
-
 template <class Visit>
 void Bvh::query_box(const gjk::Aabb& box, Visit&& visit) const {
   if (wide_.empty()) return;
@@ -146,12 +98,8 @@ void Bvh::query_box(const gjk::Aabb& box, Visit&& visit) const {
   stack[top++] = 0;
   while (top > 0) {
     const WideNode& node = wide_[stack[--top]];
-    bool hit[4];
-    for (int k = 0; k < 4; ++k)
-      hit[k] = node.min_x[k] <= box.max.x && box.min.x <= node.max_x[k] && node.min_y[k] <= box.max.y &&
-               box.min.y <= node.max_y[k] && node.min_z[k] <= box.max.z && box.min.z <= node.max_z[k];
-    for (int k = 0; k < 4; ++k) {
-      if (!hit[k] || node.child[k] == WideNode::k_empty) continue;
+    for (unsigned hit = node.overlaps(box); hit != 0; hit &= hit - 1) {
+      const int k = std::countr_zero(hit);
       if (node.count[k] == 0) {
         stack[top++] = node.child[k];
         continue;
@@ -174,39 +122,44 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
   };
   Entry stack[k_wide_stack_size];
   int top = 0;
-  stack[top++] = {0, 0, 0.f};
-  while (top > 0) {
-    const Entry e = stack[--top];
-    if (e.t > limit) continue; // a hit found since this entry was pushed is earlier
-    if (e.count > 0) {
-      for (std::uint32_t i = e.ref; i < e.ref + e.count; ++i) {
-        const float t = swept.enter(item_bounds_[i]);
-        if (t <= limit) visit(items_[i], t, i);
+  std::uint32_t next = 0; // wide node to open next without a round trip through the stack
+  for (;;) {
+    if (next == WideNode::k_empty) {
+      if (top == 0) return;
+      const Entry e = stack[--top];
+      if (e.t > limit) continue; // a hit found since this entry was pushed is earlier
+      if (e.count > 0) {
+        for (std::uint32_t i = e.ref; i < e.ref + e.count; ++i) {
+          const float t = swept.enter(item_bounds_[i]);
+          if (t <= limit) visit(items_[i], t, i);
+        }
+        continue;
       }
+      next = e.ref;
+    }
+    const WideNode& node = wide_[next];
+    float t[4];
+    const unsigned mask = swept.enter4(node, limit, t);
+    // On the way down a node usually reaches one inner slot: open it directly.
+    if (mask != 0 && (mask & (mask - 1)) == 0 && node.count[std::countr_zero(mask)] == 0) {
+      next = node.child[std::countr_zero(mask)];
       continue;
     }
-    const WideNode& node = wide_[e.ref];
-    float t[4];
-    swept.enter4(node, t);
-    // Push the reached slots farthest first, so the nearest is visited next.
-    Entry reached[4];
-    int n = 0;
-    for (int k = 0; k < 4; ++k) {
-      if (!(t[k] <= limit) || node.child[k] == WideNode::k_empty) continue;
-      Entry entry{node.child[k], node.count[k], t[k]};
-      int j = n++;
-      for (; j > 0 && reached[j - 1].t < entry.t; --j) reached[j] = reached[j - 1];
-      reached[j] = entry;
-    }
-    for (int k = 0; k < n; ++k) {
-      // Start fetching what each entry reads while the nearer ones are processed.
-      if (reached[k].count == 0) {
-        __builtin_prefetch(&wide_[reached[k].ref]);
-        __builtin_prefetch(reinterpret_cast<const char*>(&wide_[reached[k].ref]) + 64);
-      } else {
-        __builtin_prefetch(&item_bounds_[reached[k].ref]);
-      }
-      stack[top++] = reached[k];
+    next = WideNode::k_empty;
+    // Push the reached slots so that the nearest is popped next: each is inserted into the
+    // entries pushed for this node, kept farthest first.
+    const int base = top;
+    for (unsigned left = mask; left != 0; left &= left - 1) {
+      const int k = std::countr_zero(left);
+      const Entry entry{node.child[k], node.count[k], t[k]};
+      // Start fetching what the entry reads while nearer ones are processed.
+      if (entry.count == 0)
+        __builtin_prefetch(&wide_[entry.ref]);
+      else
+        __builtin_prefetch(&item_bounds_[entry.ref]);
+      int j = top++;
+      for (; j > base && stack[j - 1].t < entry.t; --j) stack[j] = stack[j - 1];
+      stack[j] = entry;
     }
   }
 }

@@ -45,9 +45,11 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& moti
 
   float limit = std::min(1.f, hits.bound() + slack);
   bvh_->query_sweep(box.center(), 0.5f * box.extents(), motion, limit,
-                    [&](std::uint32_t slot, float, std::uint32_t at) {
-                      const PieceId id{slot};
+                    [&](std::uint32_t /*slot*/, float, std::uint32_t at) {
+                      // The id from the leaf-order record, so the tree's item array is never
+                      // read: one cache miss less per candidate on large levels.
                       const QueryPiece& piece = query_pieces_[at];
+                      const PieceId id{piece.slot};
                       if (!accepts(piece, filter)) return;
                       const detail::VertexCloud shape(vertex_pool_.data() + piece.first_vertex, piece.vertex_count);
                       const gjk::ToiResult r =

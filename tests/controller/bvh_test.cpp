@@ -2,6 +2,7 @@
 #include "bvh.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -27,6 +28,43 @@ std::vector<std::uint32_t> iota_ids(std::size_t n) {
   std::vector<std::uint32_t> ids(n);
   for (std::uint32_t i = 0; i < n; ++i) ids[i] = 1000 + 3 * i; // ids are opaque to the tree
   return ids;
+}
+
+// Checks the wide subtree at `node` and returns the exact union of its items' boxes.
+Aabb check_wide_subtree(const Bvh& bvh, std::uint32_t node, std::vector<int>& covered, std::size_t& visited) {
+  const glide::detail::WideNode& w = bvh.wide_nodes()[node];
+  ++visited;
+  const glide::detail::SlotBoxes decoded = w.boxes();
+  Aabb all;
+  for (int k = 0; k < 4; ++k) {
+    const bool used = (w.used >> k & 1u) != 0;
+    CHECK(used == (w.child[k] != glide::detail::WideNode::k_empty));
+    if (!used) continue;
+    Aabb exact;
+    if (w.count[k] > 0) {
+      for (std::uint32_t i = w.child[k]; i < w.child[k] + w.count[k]; ++i) {
+        covered[i]++;
+        exact = exact.merged(bvh.item_bounds()[i]);
+      }
+    } else {
+      REQUIRE(w.child[k] > node); // depth-first order: children after their parent
+      exact = check_wide_subtree(bvh, w.child[k], covered, visited);
+    }
+    const Aabb slot = decoded.slot(k);
+    CHECK(slot.contains(exact));
+    for (int a = 0; a < 3; ++a) {
+      // One step, plus the rounding of the decoded value to float.
+      const double slack = w.step(a) + std::ldexp(std::abs(static_cast<double>(slot.min[a])), -23);
+      CHECK(static_cast<double>(slot.min[a]) >= exact.min[a] - slack);
+      CHECK(static_cast<double>(slot.max[a]) <= exact.max[a] + slack + std::ldexp(std::abs(slot.max[a]), -23));
+    }
+    all = all.merged(exact);
+  }
+  for (int a = 0; a < 3; ++a) {
+    CHECK(w.origin[a] == all.min[a]); // the grid is anchored at the node's exact box
+    CHECK(255.0 * w.step(a) >= static_cast<double>(all.max[a]) - all.min[a]);
+  }
+  return all;
 }
 
 // Every item appears once; each node's box contains its children's (or its items') boxes.
@@ -61,33 +99,14 @@ void check_structure(const Bvh& bvh, const std::vector<Aabb>& boxes, const std::
   CHECK(leaf_items == ids.size());
   CHECK(max_depth < glide::detail::k_bvh_stack_size - 1);
 
-  // The 4-wide tree covers every item once, each slot's box enclosing what it holds.
+  // The 4-wide tree covers every item once, and each slot's decoded (8-bit, outward-rounded)
+  // box contains the exact boxes of all items below it, while staying within one grid step of
+  // their union on every side.
   const auto wide = bvh.wide_nodes();
   REQUIRE(!wide.empty());
   std::vector<int> covered(items.size(), 0);
-  std::vector<std::uint32_t> todo{0};
   std::size_t visited = 0;
-  while (!todo.empty()) {
-    const auto& w = wide[todo.back()];
-    todo.pop_back();
-    ++visited;
-    for (int k = 0; k < 4; ++k) {
-      if (w.child[k] == glide::detail::WideNode::k_empty) continue;
-      const Aabb slot{{w.min_x[k], w.min_y[k], w.min_z[k]}, {w.max_x[k], w.max_y[k], w.max_z[k]}};
-      if (w.count[k] > 0) {
-        for (std::uint32_t i = w.child[k]; i < w.child[k] + w.count[k]; ++i) {
-          covered[i]++;
-          CHECK(slot.contains(bvh.item_bounds()[i]));
-        }
-      } else {
-        const auto& c = wide[w.child[k]];
-        for (int j = 0; j < 4; ++j)
-          if (c.child[j] != glide::detail::WideNode::k_empty)
-            CHECK(slot.contains(Aabb{{c.min_x[j], c.min_y[j], c.min_z[j]}, {c.max_x[j], c.max_y[j], c.max_z[j]}}));
-        todo.push_back(w.child[k]);
-      }
-    }
-  }
+  check_wide_subtree(bvh, 0, covered, visited);
   CHECK(visited == wide.size());
   CHECK(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 1; }));
 }
@@ -195,4 +214,95 @@ TEST_CASE("Bvh sweep query visits every item the swept box reaches, nearest firs
       CHECK(best == first_t);
     }
   }
+}
+
+// Boxes from micrometres to kilometres placed anywhere within a megametre: quantisation steps
+// from 2^-126 to 2^12 m in one tree.
+std::vector<Aabb> mixed_scale_boxes(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> exponent(-20.f, 20.f), sign(-1.f, 1.f);
+  std::vector<Aabb> boxes(n);
+  for (Aabb& b : boxes) {
+    const glm::vec3 c{sign(rng) * std::exp2(exponent(rng)), sign(rng) * std::exp2(exponent(rng)),
+                      sign(rng) * std::exp2(exponent(rng))};
+    const glm::vec3 h{std::exp2(exponent(rng) - 10.f), std::exp2(exponent(rng) - 10.f),
+                      std::exp2(exponent(rng) - 10.f)};
+    b = {c - h, c + h};
+  }
+  return boxes;
+}
+
+TEST_CASE("Bvh over boxes of mixed scales keeps exact containment and answers as brute force") {
+  const auto boxes = mixed_scale_boxes(3000, 31u);
+  const auto ids = iota_ids(boxes.size());
+  Bvh bvh;
+  bvh.build(boxes, ids);
+  check_structure(bvh, boxes, ids);
+  // Each item's own box (and a point at its corner) must find it: touching counts.
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    bool found = false, corner = false;
+    bvh.query_box(boxes[i], [&](std::uint32_t id, std::uint32_t) { found |= id == ids[i]; });
+    bvh.query_box(Aabb::of_point(boxes[i].max), [&](std::uint32_t id, std::uint32_t) { corner |= id == ids[i]; });
+    REQUIRE(found);
+    REQUIRE(corner);
+  }
+  const auto queries = mixed_scale_boxes(500, 32u);
+  std::mt19937 rng(33);
+  std::uniform_real_distribution<float> exponent(-20.f, 20.f), sign(-1.f, 1.f);
+  for (const Aabb& q : queries) {
+    std::vector<std::uint32_t> got, expected;
+    bvh.query_box(q, [&](std::uint32_t id, std::uint32_t) { got.push_back(id); });
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      if (boxes[i].overlaps(q)) expected.push_back(ids[i]);
+    std::sort(got.begin(), got.end());
+    REQUIRE(got == expected);
+
+    const glm::vec3 motion{sign(rng) * std::exp2(exponent(rng)), sign(rng) * std::exp2(exponent(rng)), 0.f};
+    const SweptBox swept(q.center(), 0.5f * q.extents(), motion);
+    std::vector<std::uint32_t> swept_got, swept_expected;
+    float limit = 1.f;
+    bvh.query_sweep(q.center(), 0.5f * q.extents(), motion, limit,
+                    [&](std::uint32_t id, float, std::uint32_t) { swept_got.push_back(id); });
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      if (swept.enter(boxes[i]) <= 1.f) swept_expected.push_back(ids[i]);
+    std::sort(swept_got.begin(), swept_got.end());
+    REQUIRE(swept_got == swept_expected);
+  }
+}
+
+TEST_CASE("Wide node four-slot tests equal the one-box tests on the decoded boxes") {
+  const auto boxes = random_boxes(1500, 30.f, 41u);
+  const auto ids = iota_ids(boxes.size());
+  Bvh bvh;
+  bvh.build(boxes, ids);
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> pos(-35.f, 35.f), mot(-10.f, 10.f), ext(0.f, 2.f), lim(0.f, 1.f);
+  std::size_t reached = 0;
+  for (int q = 0; q < 200; ++q) {
+    const glm::vec3 c{pos(rng), pos(rng), pos(rng)}, e{ext(rng), ext(rng), ext(rng)};
+    glm::vec3 m{mot(rng), mot(rng), mot(rng)};
+    if (q % 4 == 0) m.z = 0.f;
+    const SweptBox swept(c, e, m);
+    const Aabb box{c - e, c + e};
+    const float limit = lim(rng);
+    for (const glide::detail::WideNode& w : bvh.wide_nodes()) {
+      const glide::detail::SlotBoxes decoded = w.boxes();
+      float t[4];
+      const unsigned mask = swept.enter4(w, limit, t);
+      const unsigned hit = w.overlaps(box);
+      for (int k = 0; k < 4; ++k) {
+        if (!(w.used >> k & 1u)) {
+          CHECK(!(mask >> k & 1u));
+          CHECK(!(hit >> k & 1u));
+          continue;
+        }
+        const float exact = swept.enter(decoded.slot(k));
+        CHECK(t[k] == exact); // bit for bit: the same operations in the same order
+        CHECK(((mask >> k & 1u) != 0) == (exact <= limit));
+        CHECK(((hit >> k & 1u) != 0) == decoded.slot(k).overlaps(box));
+        reached += (mask >> k) & 1u;
+      }
+    }
+  }
+  CHECK(reached > 100); // the comparison saw reached slots, not only misses
 }
