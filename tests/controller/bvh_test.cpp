@@ -111,6 +111,17 @@ void check_structure(const Bvh& bvh, const std::vector<Aabb>& boxes, const std::
   CHECK(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 1; }));
 }
 
+// The box query's items equal brute force over every box.
+void check_box_query(const Bvh& bvh, const std::vector<Aabb>& boxes, const std::vector<std::uint32_t>& ids,
+                     const Aabb& q) {
+  std::vector<std::uint32_t> got, expected;
+  bvh.query_box(q, [&](std::uint32_t id, std::uint32_t) { got.push_back(id); });
+  for (std::size_t i = 0; i < boxes.size(); ++i)
+    if (boxes[i].overlaps(q)) expected.push_back(ids[i]);
+  std::sort(got.begin(), got.end());
+  REQUIRE(got == expected);
+}
+
 } // namespace
 
 TEST_CASE("Bvh of random boxes holds every item once under nested bounds") {
@@ -150,12 +161,7 @@ TEST_CASE("Bvh box query returns exactly the overlapping items (brute force)") {
   bvh.build(boxes, ids);
   const auto queries = random_boxes(1000, 45.f, 12u);
   for (const Aabb& q : queries) {
-    std::vector<std::uint32_t> got, expected;
-    bvh.query_box(q, [&](std::uint32_t id, std::uint32_t) { got.push_back(id); });
-    for (std::size_t i = 0; i < boxes.size(); ++i)
-      if (boxes[i].overlaps(q)) expected.push_back(ids[i]);
-    std::sort(got.begin(), got.end());
-    REQUIRE(got == expected);
+    check_box_query(bvh, boxes, ids, q);
   }
 }
 
@@ -250,12 +256,7 @@ TEST_CASE("Bvh over boxes of mixed scales keeps exact containment and answers as
   std::mt19937 rng(33);
   std::uniform_real_distribution<float> exponent(-20.f, 20.f), sign(-1.f, 1.f);
   for (const Aabb& q : queries) {
-    std::vector<std::uint32_t> got, expected;
-    bvh.query_box(q, [&](std::uint32_t id, std::uint32_t) { got.push_back(id); });
-    for (std::size_t i = 0; i < boxes.size(); ++i)
-      if (boxes[i].overlaps(q)) expected.push_back(ids[i]);
-    std::sort(got.begin(), got.end());
-    REQUIRE(got == expected);
+    check_box_query(bvh, boxes, ids, q);
 
     const glm::vec3 motion{sign(rng) * std::exp2(exponent(rng)), sign(rng) * std::exp2(exponent(rng)), 0.f};
     const SweptBox swept(q.center(), 0.5f * q.extents(), motion);
