@@ -26,8 +26,9 @@ class World;
 /// stays farther from than the radius behind that plane; with SweepSettings::ignore_separating
 /// it also skips a piece whose plane the motion does not approach while the capsule is no
 /// deeper than the tolerance into it (the capsule then never comes closer to the piece than
-/// radius - tolerance, as World's rule for contacts the motion leaves). Otherwise results are
-/// those of the World's queries on the same input.
+/// radius - tolerance, as World's rule for contacts the motion leaves). Where the closest
+/// points lie inside a face of the piece, its FacePolygon answers exactly without GJK.
+/// Otherwise results are those of the World's queries, within the time-of-impact tolerance.
 class NearbyPieces {
 public:
   /// Makes sure everything whose bounds meet `box` is held; gathers anew, with `margin` (m)
@@ -62,7 +63,7 @@ public:
 
 private:
   struct Entry {
-    const glm::vec3* vertices = nullptr; ///< piece: its world vertices; terrain: triangle corners
+    const glm::vec3* vertices = nullptr; ///< piece: its world vertices (terrain: triangles_[order])
     std::uint32_t vertex_count = 0;
     std::uint32_t layers = 0;
     HitTarget target = HitTarget::piece;
