@@ -91,9 +91,13 @@ SweepSettings Controller::sweep_settings() const {
 // Sweeps a capsule inflated by the skin, so a hit stops the real capsule skin_width short of
 // the contact along its normal, at any angle of approach.
 SweepHit Controller::sweep(const glm::vec3& motion) const {
+  return nearby_.sweep_capsule(*world_, swept_capsule(), motion, query_filter(), sweep_settings());
+}
+
+gjk::Capsule Controller::swept_capsule() const {
   gjk::Capsule inflated = capsule();
   inflated.radius += settings_.skin_width;
-  return nearby_.sweep_capsule(*world_, inflated, motion, query_filter(), sweep_settings());
+  return inflated;
 }
 
 // Room for everything one move may query beyond its motion (a step up and over, the floor
@@ -148,9 +152,7 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
   const bool walking = ground_.state == GroundState::on_ground && !leaving;
 
   const glm::vec3 reach = velocity * dt;
-  gjk::Capsule padded = capsule();
-  padded.radius += settings_.skin_width;
-  nearby_.reach(*world_, detail::capsule_bounds(padded).swept(reach), gather_margin(reach));
+  nearby_.reach(*world_, detail::capsule_bounds(swept_capsule()).swept(reach), gather_margin(reach));
   result.recovered = recover(dt);
 
   glm::vec3 motion = velocity * dt, kept_velocity = velocity;

@@ -8,6 +8,7 @@
 #include <glide/gjk/distance.hpp>
 #include <glide/gjk/penetration.hpp>
 #include <glide/gjk/toi.hpp>
+#include <glide/terrain/heightfield.hpp>
 
 #include <glm/geometric.hpp>
 
@@ -206,6 +207,22 @@ inline SweepHit to_sweep_hit(const std::optional<Candidate>& c) {
   hit.piece = c->piece;
   hit.started_overlapped = c->t <= 0.f;
   return hit;
+}
+
+/// The motion of a ray origin + t * dir, t in [0, max_t]; false for input no ray query answers
+/// (non-finite, negative max_t, or no motion).
+inline bool ray_motion(const glm::vec3& origin, const glm::vec3& dir, float max_t, glm::vec3& motion) {
+  if (!finite(origin) || !finite(dir) || !(max_t >= 0.f) || !std::isfinite(max_t)) return false;
+  motion = dir * max_t;
+  return finite(motion) && motion != glm::vec3(0.f);
+}
+
+/// Adds the terrain's exact ray hit, when there is a terrain on the filter's layers.
+inline void add_terrain_ray(const Heightfield* terrain, std::uint32_t terrain_layers, const QueryFilter& filter,
+                            const glm::vec3& origin, const glm::vec3& dir, float max_t, HitCollector& hits) {
+  if (!terrain || (terrain_layers & filter.layer_mask) == 0u) return;
+  const TerrainRayHit r = terrain->raycast(origin, dir, max_t);
+  if (r.hit) hits.add({r.t / max_t, r.point, r.normal, HitTarget::terrain, PieceId{}, 0});
 }
 
 /// The ray hit of the winning candidate of a ray origin + t * dir, t in [0, max_t], swept as a

@@ -230,18 +230,13 @@ std::span<const Contact> NearbyPieces::closest(const World& world, const gjk::Ca
 
 RayHit NearbyPieces::raycast(const World& world, const glm::vec3& origin, const glm::vec3& dir, float max_t,
                              const QueryFilter& filter, const SweepSettings& settings) {
-  RayHit out;
-  if (!detail::finite(origin) || !detail::finite(dir) || !(max_t >= 0.f) || !std::isfinite(max_t)) return out;
-  const glm::vec3 motion = dir * max_t;
-  if (!detail::finite(motion) || motion == glm::vec3(0.f)) return out;
+  glm::vec3 motion;
+  if (!detail::ray_motion(origin, dir, max_t, motion)) return {};
   reach(world, gjk::Aabb::of_point(origin).swept(motion), margin_);
   const gjk::ToiSettings toi = detail::toi_settings(settings);
   detail::HitCollector hits(detail::fraction_of(settings.tie_distance, motion));
   const float slack = detail::fraction_of(toi.tolerance, motion);
-  if (const Heightfield* terrain = world.terrain(); terrain && (world.terrain_layers() & filter.layer_mask) != 0u) {
-    const TerrainRayHit r = terrain->raycast(origin, dir, max_t);
-    if (r.hit) hits.add({r.t / max_t, r.point, r.normal, HitTarget::terrain, PieceId{}, 0});
-  }
+  detail::add_terrain_ray(world.terrain(), world.terrain_layers(), filter, origin, dir, max_t, hits);
   const gjk::Segment point{origin, origin};
   const detail::SweptBox swept(origin, glm::vec3(0.f), motion);
   const gjk::Aabb ray_box = gjk::Aabb::of_point(origin).swept(motion);

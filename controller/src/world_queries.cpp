@@ -105,20 +105,14 @@ std::vector<Contact> World::closest(const gjk::Capsule& capsule, float max_dista
 
 RayHit World::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t, const QueryFilter& filter,
                       const SweepSettings& settings) const {
-  RayHit out;
-  if (!detail::finite(origin) || !detail::finite(dir) || !(max_t >= 0.f) || !std::isfinite(max_t)) return out;
-  const glm::vec3 motion = dir * max_t;
-  if (!detail::finite(motion) || motion == glm::vec3(0.f)) return out;
+  glm::vec3 motion;
+  if (!detail::ray_motion(origin, dir, max_t, motion)) return {};
   update();
   const gjk::ToiSettings toi = detail::toi_settings(settings);
   const float tie = detail::fraction_of(settings.tie_distance, motion);
   const float slack = detail::fraction_of(toi.tolerance, motion);
   detail::HitCollector hits(tie);
-
-  if (terrain_ && (terrain_layers_ & filter.layer_mask) != 0u) {
-    const TerrainRayHit r = terrain_->raycast(origin, dir, max_t);
-    if (r.hit) hits.add({r.t / max_t, r.point, r.normal, HitTarget::terrain, PieceId{}, 0});
-  }
+  detail::add_terrain_ray(terrain(), terrain_layers_, filter, origin, dir, max_t, hits);
 
   // A ray is a point swept along the motion: the same time of impact as a capsule of radius 0.
   const gjk::Segment point{origin, origin};

@@ -123,6 +123,8 @@ private:
   QueryFilter query_filter() const;
   SweepSettings sweep_settings() const;
   SweepHit sweep(const glm::vec3& motion) const;
+  /// The capsule the sweeps move: inflated by the skin, so a hit stops skin_width short.
+  gjk::Capsule swept_capsule() const;
   bool walkable(const glm::vec3& normal) const;
   /// Contacts closer than this are pushed back out to the skin (m).
   float recovery_gap() const { return 0.5f * settings_.skin_width; }
