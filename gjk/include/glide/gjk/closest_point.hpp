@@ -7,6 +7,9 @@
 // (coincident points, collinear triangle, coplanar tetrahedron) fall back to searching all
 // of their faces, so the answer is always a point of the simplex and never NaN.
 
+#include <glide/gjk/detail/select.hpp>
+#include <glide/gjk/detail/vec4.hpp>
+
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
@@ -41,22 +44,20 @@ inline void closest_is_vertex(const glm::vec3* p, int i, SimplexClosest& out) {
 /// The nearest point of segment p[i]–p[j], kept light so that a triangle can compare its
 /// edges before writing the winner out.
 struct EdgeCandidate {
-  glm::vec3 point{0.f};
+  F4 point{};
   float distance_squared = 0.f;
   float lj = 0.f; ///< weight of p[j]
   int i = 0, j = 0;
 };
 
-inline EdgeCandidate edge_candidate(const glm::vec3* p, int i, int j) {
-  const glm::vec3 d = p[j] - p[i];
-  const float dd = glm::dot(d, d);
-  const float t = -glm::dot(p[i], d); // weight of p[j] times dd
-  float lj = dd > 0.f ? t / dd : 0.f;
-  lj = lj > 0.f ? lj : 0.f; // also maps NaN to 0
-  lj = lj < 1.f ? lj : 1.f;
+inline EdgeCandidate edge_candidate(F4 pi, F4 pj, int i, int j) {
+  const F4 d = pj - pi;
+  const float dd = dot(d, d);
+  const float t = -dot(pi, d); // weight of p[j] times dd
+  const float lj = clamp01(dd > 0.f ? t / dd : 0.f);
   EdgeCandidate c;
-  c.point = (1.f - lj) * p[i] + lj * p[j]; // exactly p[i] or p[j] at the ends
-  c.distance_squared = glm::dot(c.point, c.point);
+  c.point = splat(1.f - lj) * pi + splat(lj) * pj; // exactly p[i] or p[j] at the ends
+  c.distance_squared = dot(c.point, c.point);
   c.lj = lj;
   c.i = i;
   c.j = j;
@@ -64,7 +65,7 @@ inline EdgeCandidate edge_candidate(const glm::vec3* p, int i, int j) {
 }
 
 inline void write_edge(const EdgeCandidate& c, SimplexClosest& out) {
-  out.point = c.point;
+  out.point = to_vec3(c.point);
   out.distance_squared = c.distance_squared;
   out.weights[c.i] = 1.f - c.lj;
   out.weights[c.j] = c.lj;
@@ -75,28 +76,28 @@ inline void write_edge(const EdgeCandidate& c, SimplexClosest& out) {
 /// Segment p[i]–p[j]. Branch-free (the region is data-dependent and mispredicts badly):
 /// the weight is clamped and the support mask follows from it.
 inline void closest_on_segment(const glm::vec3* p, int i, int j, SimplexClosest& out) {
-  write_edge(edge_candidate(p, i, j), out);
+  write_edge(edge_candidate(load(p[i]), load(p[j]), i, j), out);
 }
 
 /// Triangle p[i], p[j], p[k]. When `k_newest` is set, p[k] was just added by GJK to a simplex
 /// whose nearest point was on p[i]p[j], so the answer involves p[k] and the edge p[i]p[j]
 /// need not be searched (it still is if rounding leaves no other candidate).
 inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, SimplexClosest& out, bool k_newest = false) {
-  const glm::vec3 pi = p[i], pj = p[j], pk = p[k];
-  const glm::vec3 n = glm::cross(pj - pi, pk - pi);
-  const float nn = glm::dot(n, n);
+  const F4 pi = load(p[i]), pj = load(p[j]), pk = load(p[k]);
+  const F4 eij = pj - pi, eik = pk - pi;
+  const F4 n = cross(eij, eik);
+  const float nn = dot(n, n);
   bool out_i = true, out_j = true, out_k = true; // degenerate: search every edge
   if (nn > 0.f && std::isfinite(nn)) {
-    // Project the origin onto the plane first, so the signed areas below are taken between
-    // points near the triangle rather than near the (possibly far) origin: the weights stay
-    // accurate when the triangle is far from the origin relative to its size.
-    const glm::vec3 q = n * (glm::dot(n, pi) / nn);
-    // Signed areas of the sub-triangles q p_j p_k, q p_k p_i, q p_i p_j along n (times |n|):
-    // all three from the edges around q, branch-free (no choice of a projection axis).
-    const glm::vec3 si = pi - q, sj = pj - q, sk = pk - q;
-    const float ci = glm::dot(n, glm::cross(sj, sk)); // weight of p[i] times nn
-    const float cj = glm::dot(n, glm::cross(sk, si));
-    const float ck = glm::dot(n, glm::cross(si, sj));
+    // Signed areas of the sub-triangles q p_j p_k, q p_k p_i, q p_i p_j along n (times |n|),
+    // q the origin's projection onto the plane: each is a vertex of the edge dotted with the
+    // edge's in-plane normal (edge × n), as q itself is orthogonal to those normals. The
+    // rounding error is then that of the normals times |q|, as if the areas were taken
+    // around q, without computing q or dividing first.
+    const F4 mij = cross(eij, n), mik = cross(eik, n);
+    const float ci = dot(pj, mik - mij); // weight of p[i] times nn; mik - mij = (p_k - p_j) × n
+    const float cj = -dot(pk, mik);
+    const float ck = dot(pi, mij);
     out_i = ci < 0.f;
     out_j = cj < 0.f;
     out_k = ck < 0.f;
@@ -104,8 +105,9 @@ inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, Simplex
     if (!out_i && !out_j && !out_k) {
       if (sum > 0.f) {
         const float inv = 1.f / sum;
-        out.point = q;
-        out.distance_squared = glm::dot(q, q);
+        const F4 q = n * splat(dot(n, pi) / nn);
+        out.point = to_vec3(q);
+        out.distance_squared = dot(q, q);
         out.weights[i] = ci * inv;
         out.weights[j] = cj * inv;
         out.weights[k] = ck * inv;
@@ -119,15 +121,15 @@ inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, Simplex
   // The projection is outside: the nearest point lies on an edge that it is beyond.
   EdgeCandidate best;
   bool have = false;
-  const auto consider = [&](int x, int y) {
-    const EdgeCandidate c = edge_candidate(p, x, y);
+  const auto consider = [&](F4 px, F4 py, int x, int y) {
+    const EdgeCandidate c = edge_candidate(px, py, x, y);
     if (!have || c.distance_squared < best.distance_squared) best = c;
     have = true;
   };
-  if (out_i) consider(j, k);
-  if (out_j) consider(k, i);
-  if (out_k && (!k_newest || !have)) consider(i, j);
-  if (!have) consider(i, j);
+  if (out_i) consider(pj, pk, j, k);
+  if (out_j) consider(pk, pi, k, i);
+  if (out_k && (!k_newest || !have)) consider(pi, pj, i, j);
+  if (!have) consider(pi, pj, i, j);
   write_edge(best, out);
 }
 
@@ -149,13 +151,14 @@ inline void closest_on_tetrahedron(const glm::vec3* p, SimplexClosest& out, bool
   // Cofactors: the signed volume with the origin in place of vertex e, written as a face
   // normal (from edges, accurate) dotted with a vertex, which keeps the rounding error
   // proportional to |p| rather than |p|^3 when the tetrahedron is far from the origin.
-  const glm::vec3 e1 = p[1] - p[0], e2 = p[2] - p[0], e3 = p[3] - p[0];
-  const glm::vec3 n23 = glm::cross(e2, e3);
-  const float c0 = glm::dot(p[1], glm::cross(p[2] - p[1], p[3] - p[1]));
-  const float c1 = -glm::dot(p[0], n23);
-  const float c2 = -glm::dot(p[0], glm::cross(e3, e1));
-  const float c3 = -glm::dot(p[0], glm::cross(e1, e2));
-  const float volume = glm::dot(e1, n23);
+  const F4 p0 = load(p[0]), p1 = load(p[1]), p2 = load(p[2]), p3 = load(p[3]);
+  const F4 e1 = p1 - p0, e2 = p2 - p0, e3 = p3 - p0;
+  const F4 n23 = cross(e2, e3);
+  const float c0 = dot(p1, cross(p2 - p1, p3 - p1));
+  const float c1 = -dot(p0, n23);
+  const float c2 = -dot(p0, cross(e3, e1));
+  const float c3 = -dot(p0, cross(e1, e2));
+  const float volume = dot(e1, n23);
   bool out0 = true, out1 = true, out2 = true, out3 = true; // flat: search every face
   if (volume != 0.f && std::isfinite(volume)) {
     out0 = same_sign(-volume, c0);

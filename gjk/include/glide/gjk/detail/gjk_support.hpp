@@ -3,6 +3,7 @@
 // Support-point helpers shared by distance and intersection GJK: the first search direction
 // and a support call that carries a hill-climbing hint for shapes that accept one.
 
+#include <glide/gjk/detail/select.hpp>
 #include <glide/gjk/shapes.hpp>
 
 #include <glm/geometric.hpp>
@@ -58,8 +59,8 @@ inline bool center_hint_toward(const Segment& s, const glm::vec3& target, glm::v
   const glm::vec3 d = s.b - s.a;
   const float dd = glm::dot(d, d);
   float t = dd > 0.f ? glm::dot(target - s.a, d) / dd : 0.f;
-  t = t > 0.f ? (t < 1.f ? t : 1.f) : 0.f; // also maps NaN to 0
-  c = s.a + t * d;
+  c = s.a + clamp01(t) * d; // which end is nearer is random: selects, not branches
+
   return true;
 }
 

@@ -1,0 +1,34 @@
+#pragma once
+
+// Minimum and maximum as select instructions. GCC often compiles `a < b ? a : b` on floats
+// into a branch, and inside GJK such choices (which end of a segment, which side of an
+// edge) depend on the data and mispredict; minss and maxss have no branch to predict.
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace glide::gjk::detail {
+
+/// a < b ? a : b (b when either is NaN).
+inline float min_of(float a, float b) {
+#if defined(__SSE2__)
+  return _mm_cvtss_f32(_mm_min_ss(_mm_set_ss(a), _mm_set_ss(b)));
+#else
+  return a < b ? a : b;
+#endif
+}
+
+/// a > b ? a : b (b when either is NaN).
+inline float max_of(float a, float b) {
+#if defined(__SSE2__)
+  return _mm_cvtss_f32(_mm_max_ss(_mm_set_ss(a), _mm_set_ss(b)));
+#else
+  return a > b ? a : b;
+#endif
+}
+
+/// t clamped to [0, 1]; NaN gives 0.
+inline float clamp01(float t) { return min_of(max_of(t, 0.f), 1.f); }
+
+} // namespace glide::gjk::detail
