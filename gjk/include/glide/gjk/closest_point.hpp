@@ -29,13 +29,22 @@ struct SimplexClosest {
 
 namespace detail {
 
+/// SimplexClosest with the point in a vector register, as GJK's loop keeps it.
+struct Closest4 {
+  F4 point{};
+  float distance_squared = 0.f;
+  std::array<float, 4> weights{};
+  unsigned mask = 0;
+  bool contains_origin = false;
+};
+
 /// True when a and b are both strictly positive or both strictly negative (bitwise, so
 /// that the data-dependent answer is not a branch).
 inline bool same_sign(float a, float b) { return ((a > 0.f) & (b > 0.f)) | ((a < 0.f) & (b < 0.f)); }
 
-inline void closest_is_vertex(const glm::vec3* p, int i, SimplexClosest& out) {
+inline void closest_is_vertex(const F4* p, int i, Closest4& out) {
   out.point = p[i];
-  out.distance_squared = glm::dot(p[i], p[i]);
+  out.distance_squared = dot(p[i], p[i]);
   out.weights[i] = 1.f;
   out.mask = 1u << i;
   out.contains_origin = false;
@@ -64,8 +73,8 @@ inline EdgeCandidate edge_candidate(F4 pi, F4 pj, int i, int j) {
   return c;
 }
 
-inline void write_edge(const EdgeCandidate& c, SimplexClosest& out) {
-  out.point = to_vec3(c.point);
+inline void write_edge(const EdgeCandidate& c, Closest4& out) {
+  out.point = c.point;
   out.distance_squared = c.distance_squared;
   out.weights[c.i] = 1.f - c.lj;
   out.weights[c.j] = c.lj;
@@ -75,15 +84,15 @@ inline void write_edge(const EdgeCandidate& c, SimplexClosest& out) {
 
 /// Segment p[i]–p[j]. Branch-free (the region is data-dependent and mispredicts badly):
 /// the weight is clamped and the support mask follows from it.
-inline void closest_on_segment(const glm::vec3* p, int i, int j, SimplexClosest& out) {
-  write_edge(edge_candidate(load(p[i]), load(p[j]), i, j), out);
+inline void closest_on_segment(const F4* p, int i, int j, Closest4& out) {
+  write_edge(edge_candidate(p[i], p[j], i, j), out);
 }
 
 /// Triangle p[i], p[j], p[k]. When `k_newest` is set, p[k] was just added by GJK to a simplex
 /// whose nearest point was on p[i]p[j], so the answer involves p[k] and the edge p[i]p[j]
 /// need not be searched (it still is if rounding leaves no other candidate).
-inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, SimplexClosest& out, bool k_newest = false) {
-  const F4 pi = load(p[i]), pj = load(p[j]), pk = load(p[k]);
+inline void closest_on_triangle(const F4* p, int i, int j, int k, Closest4& out, bool k_newest = false) {
+  const F4 pi = p[i], pj = p[j], pk = p[k];
   const F4 eij = pj - pi, eik = pk - pi;
   const F4 n = cross(eij, eik);
   const float nn = dot(n, n);
@@ -106,7 +115,7 @@ inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, Simplex
       if (sum > 0.f) {
         const float inv = 1.f / sum;
         const F4 q = n * splat(dot(n, pi) / nn);
-        out.point = to_vec3(q);
+        out.point = q;
         out.distance_squared = dot(q, q);
         out.weights[i] = ci * inv;
         out.weights[j] = cj * inv;
@@ -133,25 +142,24 @@ inline void closest_on_triangle(const glm::vec3* p, int i, int j, int k, Simplex
   write_edge(best, out);
 }
 
-inline void closest_on_triangle_if_better(const glm::vec3* p, int i, int j, int k, SimplexClosest& best, bool& have,
-                                          bool k_newest) {
+inline void closest_on_triangle_if_better(const F4* p, int i, int j, int k, Closest4& best, bool& have, bool k_newest) {
   if (!have) {
     closest_on_triangle(p, i, j, k, best, k_newest);
     have = true;
     return;
   }
-  SimplexClosest candidate;
+  Closest4 candidate;
   closest_on_triangle(p, i, j, k, candidate, k_newest);
   if (candidate.distance_squared < best.distance_squared) best = candidate;
 }
 
 /// Tetrahedron p[0..3]. With `newest`, p[3] was just added by GJK to the triangle p[0..2]
 /// and the answer involves it: the face p[0]p[1]p[2] is searched only as a last resort.
-inline void closest_on_tetrahedron(const glm::vec3* p, SimplexClosest& out, bool newest = false) {
+inline void closest_on_tetrahedron(const F4* p, Closest4& out, bool newest = false) {
   // Cofactors: the signed volume with the origin in place of vertex e, written as a face
   // normal (from edges, accurate) dotted with a vertex, which keeps the rounding error
   // proportional to |p| rather than |p|^3 when the tetrahedron is far from the origin.
-  const F4 p0 = load(p[0]), p1 = load(p[1]), p2 = load(p[2]), p3 = load(p[3]);
+  const F4 p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
   const F4 e1 = p1 - p0, e2 = p2 - p0, e3 = p3 - p0;
   const F4 n23 = cross(e2, e3);
   const float c0 = dot(p1, cross(p2 - p1, p3 - p1));
@@ -168,7 +176,7 @@ inline void closest_on_tetrahedron(const glm::vec3* p, SimplexClosest& out, bool
     if (!out0 && !out1 && !out2 && !out3) {
       const float sum = c0 + c1 + c2 + c3;
       const float inv = sum != 0.f ? 1.f / sum : 0.f;
-      out.point = glm::vec3(0.f);
+      out.point = F4{};
       out.distance_squared = 0.f;
       out.weights = {c0 * inv, c1 * inv, c2 * inv, c3 * inv};
       if (sum == 0.f) out.weights = {0.25f, 0.25f, 0.25f, 0.25f};
@@ -186,6 +194,27 @@ inline void closest_on_tetrahedron(const glm::vec3* p, SimplexClosest& out, bool
   if (!have) closest_on_triangle_if_better(p, 0, 1, 2, out, have, false);
 }
 
+/// Closest point to the origin of the simplex p[0..count-1] (count 1 to 4); see
+/// closest_to_origin below.
+inline Closest4 closest_to_origin(const F4* p, int count, bool last_is_newest = false) {
+  Closest4 out;
+  switch (count) {
+  case 1:
+    closest_is_vertex(p, 0, out);
+    break;
+  case 2:
+    closest_on_segment(p, 0, 1, out);
+    break;
+  case 3:
+    closest_on_triangle(p, 0, 1, 2, out, last_is_newest);
+    break;
+  default:
+    closest_on_tetrahedron(p, out, last_is_newest);
+    break;
+  }
+  return out;
+}
+
 } // namespace detail
 
 /// Closest point to the origin of the simplex p[0..count-1] (count 1 to 4). With
@@ -193,22 +222,10 @@ inline void closest_on_tetrahedron(const glm::vec3* p, SimplexClosest& out, bool
 /// simplex whose nearest point lay on the others, which lets the search skip the face
 /// opposite it (GJK's classic pruning; the full search still runs if rounding requires).
 inline SimplexClosest closest_to_origin(const glm::vec3* p, int count, bool last_is_newest = false) {
-  SimplexClosest out;
-  switch (count) {
-  case 1:
-    detail::closest_is_vertex(p, 0, out);
-    break;
-  case 2:
-    detail::closest_on_segment(p, 0, 1, out);
-    break;
-  case 3:
-    detail::closest_on_triangle(p, 0, 1, 2, out, last_is_newest);
-    break;
-  default:
-    detail::closest_on_tetrahedron(p, out, last_is_newest);
-    break;
-  }
-  return out;
+  detail::F4 q[4]{};
+  for (int i = 0; i < count && i < 4; ++i) q[i] = detail::load(p[i]);
+  const detail::Closest4 c = detail::closest_to_origin(q, count, last_is_newest);
+  return {detail::to_vec3(c.point), c.distance_squared, c.weights, c.mask, c.contains_origin};
 }
 
 } // namespace glide::gjk

@@ -78,8 +78,8 @@ inline DistanceResult invalid_result(SimplexCache* cache) {
 /// Checks a staged vertex: false when |w|^2 is not finite (a NaN or infinite support point,
 /// or coordinates beyond ~1e19 m). Tracks the largest |w|^2, the scale of the rounding error.
 inline bool staged_finite(const Simplex& simplex, float& max_w2) {
-  const glm::vec3& w = simplex.w[simplex.count];
-  const float ww = glm::dot(w, w);
+  const F4 w = simplex.w[simplex.count];
+  const float ww = dot(w, w);
   max_w2 = ww > max_w2 ? ww : max_w2;
   return ww <= std::numeric_limits<float>::max(); // false for NaN and infinity too
 }
@@ -87,9 +87,10 @@ inline bool staged_finite(const Simplex& simplex, float& max_w2) {
 /// Evaluates both supports along d and stages the vertex w = a - b in the simplex.
 template <class A, class B>
 [[gnu::always_inline]] inline bool stage_support(SupportCursor<A>& support_a, SupportCursor<B>& support_b,
-                                                 Simplex& simplex, float& max_w2, const glm::vec3& d) {
-  const glm::vec3 pa = support_a(d);
-  const glm::vec3 pb = support_b(-d);
+                                                 Simplex& simplex, float& max_w2, F4 d) {
+  const glm::vec3 dir = to_vec3(d);
+  const F4 pa = load(support_a(dir));
+  const F4 pb = load(support_b(-dir));
   simplex.stage(pa, pb, d, support_a.index, support_b.index);
   return staged_finite(simplex, max_w2);
 }
@@ -103,7 +104,7 @@ bool warm_start(const A& a, const B& b, SupportCursor<A>& support_a, SupportCurs
       for (int i = 0; i < cache.count; ++i) {
         const std::uint32_t ia = cache.index_a[i], ib = cache.index_b[i];
         if (ia >= a.vertex_count() || ib >= b.vertex_count()) continue;
-        simplex.stage(a.vertex(ia), b.vertex(ib), cache.directions[i], ia, ib);
+        simplex.stage(load(a.vertex(ia)), load(b.vertex(ib)), load(cache.directions[i]), ia, ib);
         if (!staged_finite(simplex, max_w2)) return false;
         simplex.admit_staged();
       }
@@ -114,7 +115,7 @@ bool warm_start(const A& a, const B& b, SupportCursor<A>& support_a, SupportCurs
   }
   for (int i = 0; i < cache.count; ++i) {
     if (!is_finite(cache.directions[i])) continue;
-    if (!stage_support(support_a, support_b, simplex, max_w2, cache.directions[i])) return false;
+    if (!stage_support(support_a, support_b, simplex, max_w2, load(cache.directions[i]))) return false;
     simplex.admit_staged();
   }
   return true;
@@ -133,12 +134,13 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
     if (!warm_start(a, b, support_a, support_b, *cache, simplex, max_w2)) return invalid_result(cache);
   }
   if (simplex.count == 0) {
-    if (!stage_support(support_a, support_b, simplex, max_w2, first_direction(a, b))) return invalid_result(cache);
+    if (!stage_support(support_a, support_b, simplex, max_w2, load(first_direction(a, b))))
+      return invalid_result(cache);
     simplex.admit_staged();
   }
-  SimplexClosest closest = closest_to_origin(simplex.w, simplex.count);
+  const Closest4 closest = closest_to_origin(simplex.w, simplex.count);
   simplex.keep(closest, simplex.count);
-  glm::vec3 v = closest.point;
+  F4 v = closest.point;
   float vv = closest.distance_squared;
   bool overlap = closest.contains_origin;
 
@@ -157,12 +159,12 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
     }
     ++result.iterations;
     if (!stage_support(support_a, support_b, simplex, max_w2, -v)) return invalid_result(cache);
-    const glm::vec3 w = simplex.w[simplex.count];
+    const F4 w = simplex.w[simplex.count];
     // |v| bounds the distance from above, v·w/|v| from below; stop when they are close.
-    const float gap = vv - glm::dot(v, w);
+    const float gap = vv - dot(v, w);
     if (gap <= relative * vv || gap * gap <= std::max(absolute2, floor2) * vv) break;
     if (simplex.contains(w)) break; // no new vertex: v is already exact for these shapes
-    const SimplexClosest next = closest_to_origin(simplex.w, simplex.count + 1, true);
+    const Closest4 next = closest_to_origin(simplex.w, simplex.count + 1, true);
     if (next.contains_origin) {
       simplex.keep(next, simplex.count + 1);
       overlap = true;
@@ -177,16 +179,16 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
     vv = next.distance_squared;
   }
 
-  result.point_a = simplex.point_a();
-  result.point_b = simplex.point_b();
+  result.point_a = to_vec3(simplex.point_a());
+  result.point_b = to_vec3(simplex.point_b());
   if (!overlap) {
     result.distance = std::sqrt(vv);
-    result.normal = v / result.distance;
+    result.normal = to_vec3(v / splat(result.distance));
   }
   if (cache) {
     cache->count = simplex.count;
     for (int i = 0; i < simplex.count; ++i) {
-      cache->directions[i] = simplex.direction_of(i);
+      cache->directions[i] = to_vec3(simplex.direction_of(i));
       cache->index_a[i] = simplex.index_a_of(i);
       cache->index_b[i] = simplex.index_b_of(i);
     }

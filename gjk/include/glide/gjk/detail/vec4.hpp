@@ -8,9 +8,15 @@
 
 #include <glm/vec3.hpp>
 
+#include <cstdint>
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 namespace glide::gjk::detail {
 
 using F4 = float __attribute__((vector_size(16)));
+using I4 = std::int32_t __attribute__((vector_size(16))); ///< lane masks of F4 comparisons
 
 inline F4 load(const glm::vec3& v) { return F4{v.x, v.y, v.z, 0.f}; }
 inline glm::vec3 to_vec3(F4 v) { return {v[0], v[1], v[2]}; }
@@ -24,6 +30,22 @@ inline F4 cross(F4 a, F4 b) { return yzx(a * yzx(b) - yzx(a) * b); }
 inline float dot(F4 a, F4 b) {
   const F4 m = a * b;
   return (m[0] + m[1]) + m[2];
+}
+
+/// 1 when x, y and z are all equal, else 0: arithmetic on the lane mask, no branch.
+inline unsigned equal_bit(F4 a, F4 b) {
+  const I4 e = a == b;
+#if defined(__SSE2__)
+  return (static_cast<unsigned>(_mm_movemask_ps(reinterpret_cast<__m128>(e)) | 8) + 1u) >> 4;
+#else
+  return static_cast<unsigned>(e[0] & e[1] & e[2]) & 1u;
+#endif
+}
+
+/// v when `keep`, else zero, by masking rather than branching.
+inline F4 keep_if(bool keep, F4 v) {
+  const I4 mask = I4{} - static_cast<std::int32_t>(keep);
+  return reinterpret_cast<F4>(reinterpret_cast<I4>(v) & mask);
 }
 
 } // namespace glide::gjk::detail
