@@ -88,9 +88,8 @@ inline bool staged_finite(const Simplex& simplex, float& max_w2) {
 template <class A, class B>
 [[gnu::always_inline]] inline bool stage_support(SupportCursor<A>& support_a, SupportCursor<B>& support_b,
                                                  Simplex& simplex, float& max_w2, F4 d) {
-  const glm::vec3 dir = to_vec3(d);
-  const F4 pa = load(support_a(dir));
-  const F4 pb = load(support_b(-dir));
+  const F4 pa = support4(support_a, d);
+  const F4 pb = support4(support_b, -d);
   simplex.stage(pa, pb, d, support_a.index, support_b.index);
   return staged_finite(simplex, max_w2);
 }

@@ -4,6 +4,7 @@
 // and a support call that carries a hill-climbing hint for shapes that accept one.
 
 #include <glide/gjk/detail/select.hpp>
+#include <glide/gjk/detail/vec4.hpp>
 #include <glide/gjk/shapes.hpp>
 
 #include <glm/geometric.hpp>
@@ -65,7 +66,7 @@ inline bool center_hint_toward(const Segment& s, const glm::vec3& target, glm::v
 }
 
 template <class A, class B>
-glm::vec3 first_direction(const A& a, const B& b) {
+[[gnu::always_inline]] inline glm::vec3 first_direction(const A& a, const B& b) {
   glm::vec3 ca, cb;
   if (center_hint(b, cb) && center_hint_toward(a, cb, ca)) {
     const glm::vec3 d = cb - ca;
@@ -114,6 +115,37 @@ struct SupportCursor<S> {
     return shape.vertex(index);
   }
 };
+
+/// A segment, the controller's capsule core and the most common shape A: its ends and its
+/// direction are loaded once per query instead of at every support call.
+template <>
+struct SupportCursor<Segment> {
+  const Segment& shape;
+  std::uint32_t index = 0;
+  F4 a = load(shape.a), b = load(shape.b), ab = b - a;
+  glm::vec3 operator()(const glm::vec3& d) {
+    index = shape.support_index(d);
+    return shape.vertex(index);
+  }
+  /// The same choice as Segment::support (d·(b − a) > 0 picks b, rounded alike).
+  F4 operator()(F4 d) {
+    const bool to_b = dot(d, ab) > 0.f;
+    index = to_b ? 1u : 0u;
+    return select(to_b, b, a); // which end is random between queries: no branch
+  }
+};
+
+/// Support along d in GJK's vector form; cursors without an F4 form go through glm.
+template <class Cursor>
+[[gnu::always_inline]] inline F4 support4(Cursor& cursor, F4 d) {
+  if constexpr (requires {
+                  { cursor(d) } -> std::same_as<F4>;
+                }) {
+    return cursor(d);
+  } else {
+    return load(cursor(to_vec3(d)));
+  }
+}
 
 /// Other shapes with a hinted support(d, hint).
 template <class S>

@@ -48,4 +48,10 @@ inline F4 keep_if(bool keep, F4 v) {
   return reinterpret_cast<F4>(reinterpret_cast<I4>(v) & mask);
 }
 
+/// c ? x : y by masking, with no branch to mispredict.
+inline F4 select(bool c, F4 x, F4 y) {
+  const I4 mask = I4{} - static_cast<std::int32_t>(c);
+  return reinterpret_cast<F4>((reinterpret_cast<I4>(x) & mask) | (reinterpret_cast<I4>(y) & ~mask));
+}
+
 } // namespace glide::gjk::detail
