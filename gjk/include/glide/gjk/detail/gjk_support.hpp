@@ -100,7 +100,7 @@ struct SupportCursor<S> {
   const S& shape;
   std::uint32_t index = 0;
   glm::vec3 last{0.f};
-  glm::vec3 operator()(const glm::vec3& d) {
+  [[gnu::always_inline]] glm::vec3 operator()(const glm::vec3& d) {
     if constexpr (requires(std::uint32_t start) {
                     { shape.support_index(d, start) } -> std::convertible_to<std::uint32_t>;
                     shape.uses_warm_hill_climbing();

@@ -24,6 +24,24 @@ inline float scan_dot(const float* blocks, std::uint32_t i, const glm::vec3& dir
   return dir.x * b[0] + dir.y * b[4] + dir.z * b[8];
 }
 
+#if defined(__SSE2__)
+/// The first maximum of at most eight products (lanes of `low`: vertices 0-3, of `high`:
+/// 4-7), found from lane masks rather than by carrying indices through the reduction: a
+/// small hull's support is on GJK's critical path, and this is about a dozen cycles shorter.
+inline std::uint32_t scan_two_blocks(__m128 low, __m128 high, std::uint32_t n) {
+  const unsigned upper = static_cast<unsigned>(_mm_movemask_ps(_mm_cmpgt_ps(high, low))); // lanes where 4-7 win
+  const __m128 best = _mm_max_ps(high, low);                                              // high > low ? high : low
+  __m128 top = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
+  top = _mm_max_ps(top, _mm_shuffle_ps(top, top, _MM_SHUFFLE(1, 0, 3, 2)));
+  const unsigned tied = static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(best, top)));
+  if (tied == 0u) return 0u; // NaN products
+  const unsigned tied_low = tied & ~upper;
+  const std::uint32_t i = tied_low != 0u ? static_cast<std::uint32_t>(__builtin_ctz(tied_low))
+                                         : 4u + static_cast<std::uint32_t>(__builtin_ctz(tied));
+  return i < n ? i : 0u; // a padding copy of vertex 0 tied
+}
+#endif
+
 /// Index of the first of the n vertices with the largest dot product with `dir`. The last
 /// block is padded with copies of vertex 0, which only tie with it. A NaN direction gives 0.
 inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, const glm::vec3& dir) {
@@ -33,6 +51,7 @@ inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, const gl
     return _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, _mm_loadu_ps(b)), _mm_mul_ps(dy, _mm_loadu_ps(b + 4))),
                       _mm_mul_ps(dz, _mm_loadu_ps(b + 8)));
   };
+  if (n <= 8) return scan_two_blocks(dots(blocks), n > 4 ? dots(blocks + k_scan_block) : dots(blocks), n);
   // Per lane: the best product and its vertex index (as a float: exact below 2^24 vertices,
   // which the hull enforces), kept on strict improvement so the first maximum wins.
   __m128 best = dots(blocks);
