@@ -36,6 +36,7 @@ ConvexHull::ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettin
   glm::dvec3 center{0.0};
   for (std::uint32_t i : hull.vertices) {
     vertices_.push_back(points[i]);
+    if (n <= 8) padded_.push_back(detail::load(points[i]));
     center += glm::dvec3(points[i]);
   }
   center /= static_cast<double>(n);

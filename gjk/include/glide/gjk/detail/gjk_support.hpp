@@ -100,20 +100,24 @@ struct SupportCursor<S> {
   const S& shape;
   std::uint32_t index = 0;
   glm::vec3 last{0.f};
-  [[gnu::always_inline]] glm::vec3 operator()(const glm::vec3& d) {
+  [[gnu::always_inline]] std::uint32_t pick(const glm::vec3& d) {
     if constexpr (requires(std::uint32_t start) {
                     { shape.support_index(d, start) } -> std::convertible_to<std::uint32_t>;
                     shape.uses_warm_hill_climbing();
                   }) {
       if (shape.uses_warm_hill_climbing()) {
         const bool warm = hint_helps(d, last) && index < shape.vertex_count();
-        index = shape.support_index(d, warm ? index : std::numeric_limits<std::uint32_t>::max());
-        return shape.vertex(index);
+        return index = shape.support_index(d, warm ? index : std::numeric_limits<std::uint32_t>::max());
       }
     }
-    index = shape.support_index(d);
-    return shape.vertex(index);
+    return index = shape.support_index(d);
   }
+  [[gnu::always_inline]] glm::vec3 operator()(const glm::vec3& d) { return shape.vertex(pick(d)); }
+  /// Shapes that keep their vertices padded to four floats (ConvexHull) load one in one step.
+  [[gnu::always_inline]] F4 operator()(F4 d) requires requires(std::uint32_t i) {
+    { shape.vertex4(i) } -> std::same_as<F4>;
+  }
+  { return shape.vertex4(pick(to_vec3(d))); }
 };
 
 /// A segment, the controller's capsule core and the most common shape A: its ends and its
