@@ -63,7 +63,7 @@ inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, const gl
     index = _mm_add_ps(index, four);
     const __m128 d = dots(b);
     const __m128 better = _mm_cmpgt_ps(d, best);
-    best = _mm_or_ps(_mm_and_ps(better, d), _mm_andnot_ps(better, best));
+    best = _mm_max_ps(d, best); // better ? d : best, in one step of the loop-carried chain
     best_index = _mm_or_ps(_mm_and_ps(better, index), _mm_andnot_ps(better, best_index));
   }
   // The largest product over the lanes, then the smallest index among the lanes holding it.
