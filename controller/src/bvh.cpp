@@ -125,8 +125,7 @@ void quantize(WideNode& w, std::span<const gjk::Aabb> exact) {
 void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids) {
   nodes_.clear();
   wide_.clear();
-  items_.clear();
-  item_bounds_.clear();
+  leaf_items_.clear();
   const auto n = static_cast<std::uint32_t>(boxes.size());
   if (n == 0) return;
 
@@ -206,12 +205,18 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   wide_.reserve(nodes_.size() / 3 + 1);
   collapse(0);
 
-  items_.resize(n);
-  item_bounds_.resize(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    items_[i] = prims[i].id;
-    item_bounds_[i] = prims[i].box;
-  }
+  leaf_items_.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) leaf_items_[i] = {prims[i].box, prims[i].id, 0};
+}
+
+std::vector<std::uint32_t> Bvh::items() const {
+  std::vector<std::uint32_t> ids(leaf_items_.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = leaf_items_[i].item;
+  return ids;
+}
+
+void Bvh::set_tags(std::span<const std::uint32_t> tags) {
+  for (std::size_t i = 0; i < leaf_items_.size() && i < tags.size(); ++i) leaf_items_[i].tag = tags[i];
 }
 
 // Folds binary nodes into a 4-wide node: starting from the two children, the inner child with

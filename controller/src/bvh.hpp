@@ -47,6 +47,16 @@ struct BvhNode {
   std::uint32_t count = 0;
 };
 
+/// One item as the leaves hold it, in leaf order: its box, its id and a tag the owner sets
+/// after the build (the world stores where the piece's query record starts), so a candidate's
+/// box, id and data location arrive in one cache line. Two per line.
+struct alignas(32) LeafItem {
+  gjk::Aabb box;
+  std::uint32_t item = 0;
+  std::uint32_t tag = 0;
+};
+static_assert(sizeof(LeafItem) == 32, "two leaf items per cache line");
+
 /// Bounding volume hierarchy over item boxes, built top-down with a binned surface area
 /// heuristic. Items are opaque 32-bit values (the world's piece slots).
 /// The binary tree is kept for inspection and future refits; queries walk the wide tree.
@@ -63,20 +73,21 @@ public:
   std::span<const BvhNode> nodes() const { return nodes_; }
   /// The 4-wide tree the queries walk; node 0 is the root.
   std::span<const WideNode> wide_nodes() const { return wide_; }
-  std::span<const std::uint32_t> items() const { return items_; }
-  /// Box of each entry of items(), stored in leaf order so leaf tests read memory linearly.
-  std::span<const gjk::Aabb> item_bounds() const { return item_bounds_; }
+  /// The items with their boxes and tags, in leaf order: leaf slots index this array.
+  std::span<const LeafItem> leaf_items() const { return leaf_items_; }
+  /// The item ids in leaf order.
+  std::vector<std::uint32_t> items() const;
+  /// Sets the tag of every leaf item, given in leaf order; tags are 0 after a build.
+  void set_tags(std::span<const std::uint32_t> tags);
 
-  /// Calls visit(item, position) for every item whose box overlaps `box` (closed bounds);
-  /// position is the item's index in items(), so callers can keep per-item data in leaf order.
+  /// Calls visit(item, tag) for every item whose box overlaps `box` (closed bounds).
   template <class Visit>
   void query_box(const gjk::Aabb& box, Visit&& visit) const;
 
   /// Closest-first traversal for a box of half size `extent` centred at `center` moving along
-  /// `motion` for t in [0, 1]. Calls visit(item, t_enter, position) for items whose box the
+  /// `motion` for t in [0, 1]. Calls visit(item, t_enter, tag) for items whose box the
   /// moving box reaches no later than `limit`, where t_enter is when it first touches the
-  /// item's box and position as in query_box; visit may lower `limit` (the best hit so far)
-  /// to prune the rest.
+  /// item's box; visit may lower `limit` (the best hit so far) to prune the rest.
   template <class Visit>
   void query_sweep(const glm::vec3& center, const glm::vec3& extent, const glm::vec3& motion, float& limit,
                    Visit&& visit) const;
@@ -86,8 +97,7 @@ private:
 
   std::vector<BvhNode, CacheLineAllocator<BvhNode>> nodes_;
   std::vector<WideNode, CacheLineAllocator<WideNode>> wide_;
-  std::vector<std::uint32_t> items_;
-  std::vector<gjk::Aabb> item_bounds_;
+  std::vector<LeafItem, CacheLineAllocator<LeafItem>> leaf_items_;
 };
 
 template <class Visit>
@@ -105,7 +115,7 @@ void Bvh::query_box(const gjk::Aabb& box, Visit&& visit) const {
         continue;
       }
       for (std::uint32_t i = node.child[k]; i < node.child[k] + node.count[k]; ++i)
-        if (item_bounds_[i].overlaps(box)) visit(items_[i], i);
+        if (leaf_items_[i].box.overlaps(box)) visit(leaf_items_[i].item, leaf_items_[i].tag);
     }
   }
 }
@@ -130,8 +140,9 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
       if (e.t > limit) continue; // a hit found since this entry was pushed is earlier
       if (e.count > 0) {
         for (std::uint32_t i = e.ref; i < e.ref + e.count; ++i) {
-          const float t = swept.enter(item_bounds_[i]);
-          if (t <= limit) visit(items_[i], t, i);
+          const LeafItem& item = leaf_items_[i];
+          const float t = swept.enter(item.box);
+          if (t <= limit) visit(item.item, t, item.tag);
         }
         continue;
       }
@@ -155,8 +166,10 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
       // Start fetching what the entry reads while nearer ones are processed.
       if (entry.count == 0)
         __builtin_prefetch(&wide_[entry.ref]);
-      else
-        __builtin_prefetch(&item_bounds_[entry.ref]);
+      else {
+        __builtin_prefetch(&leaf_items_[entry.ref]);
+        __builtin_prefetch(&leaf_items_[entry.ref + entry.count - 1]); // a leaf may span two lines
+      }
       int j = top++;
       for (; j > base && stack[j - 1].t < entry.t; --j) stack[j] = stack[j - 1];
       stack[j] = entry;

@@ -61,8 +61,7 @@ void World::swap(World& other) noexcept {
   std::swap(live_count_, other.live_count_);
   std::swap(terrain_, other.terrain_);
   std::swap(terrain_layers_, other.terrain_layers_);
-  std::swap(query_pieces_, other.query_pieces_);
-  std::swap(vertex_pool_, other.vertex_pool_);
+  std::swap(records_, other.records_);
   std::swap(bvh_, other.bvh_);
   std::swap(bvh_dirty_, other.bvh_dirty_);
   revision_ = next_revision();
@@ -152,15 +151,21 @@ void World::update() const {
     ids.push_back(i);
   }
   bvh_->build(boxes, ids);
-  query_pieces_.clear();
-  vertex_pool_.clear();
-  query_pieces_.reserve(ids.size());
-  for (std::uint32_t slot : bvh_->items()) {
-    const Piece& p = pieces_[slot];
-    query_pieces_.push_back({slot, p.info.layers, static_cast<std::uint32_t>(vertex_pool_.size()),
-                             static_cast<std::uint32_t>(p.world_vertices.size())});
-    vertex_pool_.insert(vertex_pool_.end(), p.world_vertices.begin(), p.world_vertices.end());
+  // Lay the query records out in leaf order and tell each leaf item where its record starts.
+  std::size_t size = 0;
+  for (std::uint32_t slot : ids) size += 1 + pieces_[slot].world_vertices.size();
+  records_.clear();
+  records_.reserve(size);
+  std::vector<std::uint32_t> starts;
+  starts.reserve(ids.size());
+  for (const detail::LeafItem& item : bvh_->leaf_items()) {
+    const Piece& p = pieces_[item.item];
+    starts.push_back(static_cast<std::uint32_t>(records_.size()));
+    records_.push_back({std::bit_cast<float>(p.info.layers),
+                        std::bit_cast<float>(static_cast<std::uint32_t>(p.world_vertices.size())), 0.f});
+    records_.insert(records_.end(), p.world_vertices.begin(), p.world_vertices.end());
   }
+  bvh_->set_tags(starts);
   bvh_dirty_ = false;
 }
 

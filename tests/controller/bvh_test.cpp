@@ -44,7 +44,7 @@ Aabb check_wide_subtree(const Bvh& bvh, std::uint32_t node, std::vector<int>& co
     if (w.count[k] > 0) {
       for (std::uint32_t i = w.child[k]; i < w.child[k] + w.count[k]; ++i) {
         covered[i]++;
-        exact = exact.merged(bvh.item_bounds()[i]);
+        exact = exact.merged(bvh.leaf_items()[i].box);
       }
     } else {
       REQUIRE(w.child[k] > node); // depth-first order: children after their parent
