@@ -1,8 +1,11 @@
 #include "bvh.hpp"
 
+#include <glide/gjk/error.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 
 namespace glide::detail {
 
@@ -34,7 +37,7 @@ struct Split {
 struct Prim {
   gjk::Aabb box;
   glm::vec3 centroid;
-  std::uint32_t id;
+  std::uint32_t index; // into the build's inputs
 };
 
 int bin_of(float c, float lo, float scale) { return std::min(k_bins - 1, static_cast<int>((c - lo) * scale)); }
@@ -122,15 +125,17 @@ void quantize(WideNode& w, std::span<const gjk::Aabb> exact) {
 
 } // namespace
 
-void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids) {
+void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids,
+                std::span<const ItemPayload> payloads) {
   nodes_.clear();
   wide_.clear();
-  leaf_items_.clear();
+  leaves_.clear();
+  item_count_ = 0;
   const auto n = static_cast<std::uint32_t>(boxes.size());
   if (n == 0) return;
 
   std::vector<Prim> prims(n);
-  for (std::uint32_t i = 0; i < n; ++i) prims[i] = {boxes[i], boxes[i].center(), ids[i]};
+  for (std::uint32_t i = 0; i < n; ++i) prims[i] = {boxes[i], boxes[i].center(), i};
   nodes_.reserve(2 * static_cast<std::size_t>(n) + 1);
   nodes_.push_back({}); // root
   nodes_.push_back({}); // padding: sibling pairs start at even indices
@@ -201,27 +206,39 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
     tasks.push_back({left, task.begin, mid, task.depth + 1});
   }
 
-  wide_.clear();
-  wide_.reserve(nodes_.size() / 3 + 1);
-  collapse(0);
+  // Lay the leaves' records out in leaf order; the wide tree's leaf slots point at them.
+  std::size_t size = 0;
+  for (std::uint32_t i = 0; i < n && i < payloads.size(); ++i) size += payloads[i].data.size();
+  size += static_cast<std::size_t>(k_header) * n;
+  if (size >= WideNode::k_empty) throw Error("Bvh: leaf storage of " + std::to_string(size) + " points is too large");
+  leaves_.reserve(size);
+  std::vector<std::uint32_t> record_of(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const Prim& p = prims[i];
+    const ItemPayload payload = p.index < payloads.size() ? payloads[p.index] : ItemPayload{};
+    record_of[i] = static_cast<std::uint32_t>(leaves_.size());
+    leaves_.push_back(p.box.min);
+    leaves_.push_back(p.box.max);
+    leaves_.push_back({std::bit_cast<float>(ids[p.index]), std::bit_cast<float>(payload.word),
+                       std::bit_cast<float>(static_cast<std::uint32_t>(payload.data.size()))});
+    leaves_.insert(leaves_.end(), payload.data.begin(), payload.data.end());
+  }
+  item_count_ = n;
 
-  leaf_items_.resize(n);
-  for (std::uint32_t i = 0; i < n; ++i) leaf_items_[i] = {prims[i].box, prims[i].id, 0};
+  wide_.reserve(nodes_.size() / 3 + 1);
+  collapse(0, record_of);
 }
 
 std::vector<std::uint32_t> Bvh::items() const {
-  std::vector<std::uint32_t> ids(leaf_items_.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = leaf_items_[i].item;
+  std::vector<std::uint32_t> ids;
+  ids.reserve(item_count_);
+  for_each_in_leaf(0, item_count_, [&](const LeafItem& item) { ids.push_back(item.item); });
   return ids;
-}
-
-void Bvh::set_tags(std::span<const std::uint32_t> tags) {
-  for (std::size_t i = 0; i < leaf_items_.size() && i < tags.size(); ++i) leaf_items_[i].tag = tags[i];
 }
 
 // Folds binary nodes into a 4-wide node: starting from the two children, the inner child with
 // the largest surface is replaced by its own two children until there are four.
-std::uint32_t Bvh::collapse(std::uint32_t binary) {
+std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t> record_of) {
   const auto index = static_cast<std::uint32_t>(wide_.size());
   wide_.emplace_back();
   std::uint32_t slots[4];
@@ -256,9 +273,9 @@ std::uint32_t Bvh::collapse(std::uint32_t binary) {
     }
     const BvhNode& b = nodes_[slots[k]];
     w.count[k] = static_cast<std::uint8_t>(b.count);
-    w.child[k] = b.first;
+    w.child[k] = b.count > 0 ? record_of[b.first] : b.first;
     if (b.count == 0) {
-      const std::uint32_t child = collapse(slots[k]); // may reallocate wide_: index again below
+      const std::uint32_t child = collapse(slots[k], record_of); // may reallocate wide_: index again below
       wide_[index].child[k] = child;
     }
   }

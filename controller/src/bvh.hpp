@@ -47,23 +47,30 @@ struct BvhNode {
   std::uint32_t count = 0;
 };
 
-/// One item as the leaves hold it, in leaf order: its box, its id and a tag the owner sets
-/// after the build (the world stores where the piece's query record starts), so a candidate's
-/// box, id and data location arrive in one cache line. Two per line.
-struct alignas(32) LeafItem {
+/// Extra data an item carries in the leaves (Bvh::build): one word and a run of points.
+struct ItemPayload {
+  std::uint32_t word = 0;
+  std::span<const glm::vec3> data;
+};
+
+/// One item as a query sees it: its exact box, its id, and the payload stored with it.
+struct LeafItem {
   gjk::Aabb box;
   std::uint32_t item = 0;
-  std::uint32_t tag = 0;
+  std::uint32_t word = 0;
+  std::span<const glm::vec3> payload;
 };
-static_assert(sizeof(LeafItem) == 32, "two leaf items per cache line");
 
 /// Bounding volume hierarchy over item boxes, built top-down with a binned surface area
 /// heuristic. Items are opaque 32-bit values (the world's piece slots).
 /// The binary tree is kept for inspection and future refits; queries walk the wide tree.
 class Bvh {
 public:
-  /// Rebuilds from scratch: boxes[i] is the box of item ids[i]. O(n log n).
-  void build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids);
+  /// Rebuilds from scratch: boxes[i] is the box of item ids[i], stored with payloads[i] when
+  /// given. O(n log n) plus the payloads' size. Throws glide::Error when the leaf storage
+  /// would not fit 32-bit offsets.
+  void build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids,
+             std::span<const ItemPayload> payloads = {});
 
   /// Node 0 is the root; node 1 is padding (empty box, never referenced) so that sibling
   /// pairs start at even indices, on a cache line each.
@@ -73,19 +80,19 @@ public:
   std::span<const BvhNode> nodes() const { return nodes_; }
   /// The 4-wide tree the queries walk; node 0 is the root.
   std::span<const WideNode> wide_nodes() const { return wide_; }
-  /// The items with their boxes and tags, in leaf order: leaf slots index this array.
-  std::span<const LeafItem> leaf_items() const { return leaf_items_; }
   /// The item ids in leaf order.
   std::vector<std::uint32_t> items() const;
-  /// Sets the tag of every leaf item, given in leaf order; tags are 0 after a build.
-  void set_tags(std::span<const std::uint32_t> tags);
+  /// Calls visit(const LeafItem&) for the `count` items of the leaf whose storage starts at
+  /// `record` (a wide node's leaf slot), in leaf order.
+  template <class Visit>
+  void for_each_in_leaf(std::uint32_t record, std::uint32_t count, Visit&& visit) const;
 
-  /// Calls visit(item, tag) for every item whose box overlaps `box` (closed bounds).
+  /// Calls visit(const LeafItem&) for every item whose box overlaps `box` (closed bounds).
   template <class Visit>
   void query_box(const gjk::Aabb& box, Visit&& visit) const;
 
   /// Closest-first traversal for a box of half size `extent` centred at `center` moving along
-  /// `motion` for t in [0, 1]. Calls visit(item, t_enter, tag) for items whose box the
+  /// `motion` for t in [0, 1]. Calls visit(const LeafItem&, t_enter) for items whose box the
   /// moving box reaches no later than `limit`, where t_enter is when it first touches the
   /// item's box; visit may lower `limit` (the best hit so far) to prune the rest.
   template <class Visit>
@@ -93,12 +100,33 @@ public:
                    Visit&& visit) const;
 
 private:
-  std::uint32_t collapse(std::uint32_t binary_node);
+  std::uint32_t collapse(std::uint32_t binary_node, std::span<const std::uint32_t> record_of);
+
+  // The leaves' storage, in leaf order: per item its box (min, max), a header (item id, word,
+  // payload size, as bit patterns) and its payload. A leaf slot holds the offset of its first
+  // item's record, so one candidate's box, id and payload are one run of adjacent memory.
+  static constexpr std::uint32_t k_header = 3;
+  static LeafItem record(const glm::vec3* r) {
+    const auto size = std::bit_cast<std::uint32_t>(r[2].z);
+    return {
+        {r[0], r[1]}, std::bit_cast<std::uint32_t>(r[2].x), std::bit_cast<std::uint32_t>(r[2].y), {r + k_header, size}};
+  }
 
   std::vector<BvhNode, CacheLineAllocator<BvhNode>> nodes_;
   std::vector<WideNode, CacheLineAllocator<WideNode>> wide_;
-  std::vector<LeafItem, CacheLineAllocator<LeafItem>> leaf_items_;
+  std::vector<glm::vec3, CacheLineAllocator<glm::vec3>> leaves_;
+  std::uint32_t item_count_ = 0;
 };
+
+template <class Visit>
+void Bvh::for_each_in_leaf(std::uint32_t first, std::uint32_t count, Visit&& visit) const {
+  const glm::vec3* r = leaves_.data() + first;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const LeafItem item = record(r);
+    visit(item);
+    r += k_header + item.payload.size();
+  }
+}
 
 template <class Visit>
 void Bvh::query_box(const gjk::Aabb& box, Visit&& visit) const {
@@ -114,8 +142,9 @@ void Bvh::query_box(const gjk::Aabb& box, Visit&& visit) const {
         stack[top++] = node.child[k];
         continue;
       }
-      for (std::uint32_t i = node.child[k]; i < node.child[k] + node.count[k]; ++i)
-        if (leaf_items_[i].box.overlaps(box)) visit(leaf_items_[i].item, leaf_items_[i].tag);
+      for_each_in_leaf(node.child[k], node.count[k], [&](const LeafItem& item) {
+        if (item.box.overlaps(box)) visit(item);
+      });
     }
   }
 }
@@ -139,11 +168,10 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
       const Entry e = stack[--top];
       if (e.t > limit) continue; // a hit found since this entry was pushed is earlier
       if (e.count > 0) {
-        for (std::uint32_t i = e.ref; i < e.ref + e.count; ++i) {
-          const LeafItem& item = leaf_items_[i];
+        for_each_in_leaf(e.ref, e.count, [&](const LeafItem& item) {
           const float t = swept.enter(item.box);
-          if (t <= limit) visit(item.item, t, item.tag);
-        }
+          if (t <= limit) visit(item, t);
+        });
         continue;
       }
       next = e.ref;
@@ -167,8 +195,10 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
       if (entry.count == 0)
         __builtin_prefetch(&wide_[entry.ref]);
       else {
-        __builtin_prefetch(&leaf_items_[entry.ref]);
-        __builtin_prefetch(&leaf_items_[entry.ref + entry.count - 1]); // a leaf may span two lines
+        // The leaf's first record, box and payload: most pieces' whole record.
+        const char* first = reinterpret_cast<const char*>(leaves_.data() + entry.ref);
+        __builtin_prefetch(first);
+        __builtin_prefetch(first + 64);
       }
       int j = top++;
       for (; j > base && stack[j - 1].t < entry.t; --j) stack[j] = stack[j - 1];

@@ -61,7 +61,6 @@ void World::swap(World& other) noexcept {
   std::swap(live_count_, other.live_count_);
   std::swap(terrain_, other.terrain_);
   std::swap(terrain_layers_, other.terrain_layers_);
-  std::swap(records_, other.records_);
   std::swap(bvh_, other.bvh_);
   std::swap(bvh_dirty_, other.bvh_dirty_);
   revision_ = next_revision();
@@ -143,29 +142,18 @@ void World::update() const {
   if (!bvh_dirty_) return;
   std::vector<gjk::Aabb> boxes;
   std::vector<std::uint32_t> ids;
+  std::vector<detail::ItemPayload> payloads;
   boxes.reserve(live_count_);
   ids.reserve(live_count_);
+  payloads.reserve(live_count_);
   for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
-    if (!pieces_[i].alive) continue;
-    boxes.push_back(pieces_[i].bounds);
+    const Piece& p = pieces_[i];
+    if (!p.alive) continue;
+    boxes.push_back(p.bounds);
     ids.push_back(i);
+    payloads.push_back({p.info.layers, p.world_vertices});
   }
-  bvh_->build(boxes, ids);
-  // Lay the query records out in leaf order and tell each leaf item where its record starts.
-  std::size_t size = 0;
-  for (std::uint32_t slot : ids) size += 1 + pieces_[slot].world_vertices.size();
-  records_.clear();
-  records_.reserve(size);
-  std::vector<std::uint32_t> starts;
-  starts.reserve(ids.size());
-  for (const detail::LeafItem& item : bvh_->leaf_items()) {
-    const Piece& p = pieces_[item.item];
-    starts.push_back(static_cast<std::uint32_t>(records_.size()));
-    records_.push_back({std::bit_cast<float>(p.info.layers),
-                        std::bit_cast<float>(static_cast<std::uint32_t>(p.world_vertices.size())), 0.f});
-    records_.insert(records_.end(), p.world_vertices.begin(), p.world_vertices.end());
-  }
-  bvh_->set_tags(starts);
+  bvh_->build(boxes, ids, payloads);
   bvh_dirty_ = false;
 }
 

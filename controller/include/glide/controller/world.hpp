@@ -6,7 +6,6 @@
 #include <glide/gjk/shapes.hpp>
 #include <glide/terrain/heightfield.hpp>
 
-#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -113,24 +112,12 @@ private:
   std::size_t live_count_ = 0;
   std::optional<Heightfield> terrain_;
   std::uint32_t terrain_layers_ = 1u;
-  // What the queries read per candidate, rebuilt with the hierarchy in its leaf order: per
-  // piece one record, a header (layers and vertex count, stored as bit patterns in x and y)
-  // followed by the piece's world vertices. A candidate's data is then one run of adjacent
-  // cache lines, the pieces of a leaf sit next to each other, and the hierarchy's leaf items
-  // carry where each record starts, so no other array is read to find it.
-  mutable std::vector<glm::vec3> records_;
-  struct QueryPiece {
-    std::uint32_t layers = 0;
-    std::uint32_t vertex_count = 0;
-    const glm::vec3* vertices = nullptr;
-  };
-  QueryPiece query_piece(std::uint32_t record) const {
-    const glm::vec3* header = records_.data() + record;
-    return {std::bit_cast<std::uint32_t>(header->x), std::bit_cast<std::uint32_t>(header->y), header + 1};
+  static bool accepts(PieceId id, std::uint32_t layers, const QueryFilter& filter) {
+    return (layers & filter.layer_mask) != 0u && (!filter.accept || filter.accept(id));
   }
-  static bool accepts(PieceId id, const QueryPiece& p, const QueryFilter& filter) {
-    return (p.layers & filter.layer_mask) != 0u && (!filter.accept || filter.accept(id));
-  }
+  // The hierarchy stores with each piece, in its leaf order, the piece's layers and world
+  // vertices (what the queries read per candidate), so a candidate's box, id and vertices are
+  // one run of adjacent memory.
   mutable std::unique_ptr<detail::Bvh> bvh_;
   mutable bool bvh_dirty_ = true;
   std::uint64_t revision_;
