@@ -7,6 +7,10 @@
 #include <cmath>
 #include <string>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace glide::detail {
 
 namespace {
@@ -123,7 +127,30 @@ void quantize(WideNode& w, std::span<const gjk::Aabb> exact) {
   }
 }
 
+constexpr std::size_t k_line = 64;
+constexpr std::size_t k_huge_page = std::size_t{2} << 20;
+
+// Rounded up to whole huge pages from one huge page on, so the advice covers every byte.
+std::size_t storage_size(std::size_t bytes) {
+  return bytes >= k_huge_page ? (bytes + k_huge_page - 1) / k_huge_page * k_huge_page : bytes;
+}
+
 } // namespace
+
+void* allocate_query_storage(std::size_t bytes) {
+  const std::size_t size = storage_size(bytes);
+  if (size < k_huge_page) return ::operator new (size, std::align_val_t{k_line});
+  void* p = ::operator new (size, std::align_val_t{k_huge_page});
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  madvise(p, size, MADV_HUGEPAGE); // advice only: without huge pages the storage still works
+#endif
+  return p;
+}
+
+void free_query_storage(void* p, std::size_t bytes) {
+  const std::size_t size = storage_size(bytes);
+  ::operator delete (p, size < k_huge_page ? std::align_val_t{k_line} : std::align_val_t{k_huge_page});
+}
 
 void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids,
                 std::span<const ItemPayload> payloads) {

@@ -337,3 +337,15 @@ TEST_CASE("Wide node four-slot tests equal the one-box tests on the decoded boxe
   }
   CHECK(reached > 100); // the comparison saw reached slots, not only misses
 }
+
+TEST_CASE("Query storage is line-aligned, and huge-page-aligned from 2 MB up") {
+  for (std::size_t bytes : {std::size_t{64}, std::size_t{100'000}, std::size_t{2} << 20, std::size_t{5'000'000}}) {
+    auto* p = static_cast<unsigned char*>(glide::detail::allocate_query_storage(bytes));
+    const auto address = reinterpret_cast<std::uintptr_t>(p);
+    CHECK(address % 64 == 0);
+    if (bytes >= (std::size_t{2} << 20)) CHECK(address % (std::size_t{2} << 20) == 0);
+    std::fill(p, p + bytes, static_cast<unsigned char>(7)); // every byte is usable
+    CHECK(p[bytes - 1] == 7);
+    glide::detail::free_query_storage(p, bytes);
+  }
+}
