@@ -158,6 +158,7 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   wide_.clear();
   leaves_.clear();
   item_count_ = 0;
+  prefetch_limit_ = 0;
   const auto n = static_cast<std::uint32_t>(boxes.size());
   if (n == 0) return;
 
@@ -254,6 +255,7 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
 
   wide_.reserve(nodes_.size() / 3 + 1);
   collapse(0, record_of);
+  prefetch_limit_ = wide_.size() >= k_prefetch_min_nodes ? k_prefetch_subtree : 0;
 }
 
 std::vector<std::uint32_t> Bvh::items() const {
@@ -304,6 +306,7 @@ std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t>
     if (b.count == 0) {
       const std::uint32_t child = collapse(slots[k], record_of); // may reallocate wide_: index again below
       wide_[index].child[k] = child;
+      wide_[index].set_subtree(k, static_cast<std::uint32_t>(wide_.size()) - child); // depth-first: all after child
     }
   }
   return index;

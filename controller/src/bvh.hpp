@@ -112,6 +112,18 @@ private:
   // payload size, as bit patterns) and its payload. A leaf slot holds the offset of its first
   // item's record, so one candidate's box, id and payload are one run of adjacent memory.
   static constexpr std::uint32_t k_header = 3;
+
+  // Subtrees of up to this many wide nodes are fetched whole when reached (the last two or
+  // three levels: one wait instead of one per level), on trees too large for the L1 cache;
+  // smaller trees are walked without, since their prefetches would only cost instructions.
+  static constexpr std::uint32_t k_prefetch_subtree = 40;
+  static constexpr std::size_t k_prefetch_min_nodes = 1024; // 64 KB of wide nodes
+  std::uint32_t prefetch_limit_ = 0;                        // k_prefetch_subtree or 0
+  void prefetch_subtree(std::uint32_t first, std::uint32_t nodes) const {
+    const std::uint32_t n = nodes >= 1 && nodes <= prefetch_limit_ ? nodes : 1;
+    for (std::uint32_t i = 0; i < n; ++i) __builtin_prefetch(&wide_[first + i]);
+  }
+
   static LeafItem record(const glm::vec3* r) {
     const auto size = std::bit_cast<std::uint32_t>(r[2].z);
     return {
@@ -187,7 +199,9 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
     const unsigned mask = swept.enter4(node, limit, t);
     // On the way down a node usually reaches one inner slot: open it directly.
     if (mask != 0 && (mask & (mask - 1)) == 0 && node.count[std::countr_zero(mask)] == 0) {
-      next = node.child[std::countr_zero(mask)];
+      const int k = std::countr_zero(mask);
+      next = node.child[k];
+      prefetch_subtree(next, node.subtree(k));
       continue;
     }
     next = WideNode::k_empty;
@@ -199,7 +213,7 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
       const Entry entry{node.child[k], node.count[k], t[k]};
       // Start fetching what the entry reads while nearer ones are processed.
       if (entry.count == 0)
-        __builtin_prefetch(&wide_[entry.ref]);
+        prefetch_subtree(entry.ref, node.subtree(k));
       else {
         // The leaf's first record, box and payload: most pieces' whole record.
         const char* first = reinterpret_cast<const char*>(leaves_.data() + entry.ref);

@@ -40,6 +40,7 @@ Aabb check_wide_subtree(const Bvh& bvh, std::uint32_t node, std::vector<int>& co
   for (int k = 0; k < 4; ++k) {
     const bool used = (w.used >> k & 1u) != 0;
     CHECK(used == (w.child[k] != glide::detail::WideNode::k_empty));
+    if (!used || w.count[k] > 0) CHECK(w.subtree(k) == 0u); // only inner slots have subtrees
     if (!used) continue;
     Aabb exact;
     if (w.count[k] > 0) {
@@ -49,7 +50,11 @@ Aabb check_wide_subtree(const Bvh& bvh, std::uint32_t node, std::vector<int>& co
       });
     } else {
       REQUIRE(w.child[k] > node); // depth-first order: children after their parent
+      const std::size_t before = visited;
       exact = check_wide_subtree(bvh, w.child[k], covered, visited);
+      // The subtree is stored contiguously from the child, and small ones record their size.
+      const std::size_t size = visited - before;
+      CHECK(w.subtree(k) == (size <= glide::detail::WideNode::k_max_subtree ? size : 0u));
     }
     const Aabb slot = decoded.slot(k);
     CHECK(slot.contains(exact));
