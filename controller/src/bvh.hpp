@@ -114,10 +114,11 @@ private:
   static constexpr std::uint32_t k_header = 3;
 
   // Subtrees of up to this many wide nodes are fetched whole when reached (the last two or
-  // three levels: one wait instead of one per level), on trees too large for the L1 cache;
-  // smaller trees are walked without, since their prefetches would only cost instructions.
+  // three levels: one wait instead of one per level), on trees larger than a core's share of
+  // L2 (100k pieces: 1.7 MB). Smaller trees are walked without: their nodes mostly hit, and
+  // the prefetches only cost (10k pieces, 173 KB of nodes: sweeps 4 % slower with them).
   static constexpr std::uint32_t k_prefetch_subtree = 40;
-  static constexpr std::size_t k_prefetch_min_nodes = 1024; // 64 KB of wide nodes
+  static constexpr std::size_t k_prefetch_min_nodes = 8192; // 512 KB of wide nodes
   std::uint32_t prefetch_limit_ = 0;                        // k_prefetch_subtree or 0
   void prefetch_subtree(std::uint32_t first, std::uint32_t nodes) const {
     const std::uint32_t n = nodes >= 1 && nodes <= prefetch_limit_ ? nodes : 1;
