@@ -157,6 +157,7 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   nodes_.clear();
   wide_.clear();
   leaves_.clear();
+  leaf_sizes_.clear();
   item_count_ = 0;
   prefetch_limit_ = 0;
   const auto n = static_cast<std::uint32_t>(boxes.size());
@@ -234,40 +235,58 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
     tasks.push_back({left, task.begin, mid, task.depth + 1});
   }
 
-  // Lay the leaves' records out in leaf order; the wide tree's leaf slots point at them.
+  // Lay the leaves out in leaf order, one block per leaf: its items' headers (box, id, word,
+  // payload size), then their payloads. The wide tree's leaf slots point at the blocks.
   std::size_t size = 0;
   for (std::uint32_t i = 0; i < n && i < payloads.size(); ++i) size += payloads[i].data.size();
   size += static_cast<std::size_t>(k_header) * n;
   if (size >= WideNode::k_empty) throw Error("Bvh: leaf storage of " + std::to_string(size) + " points is too large");
   leaves_.reserve(size);
-  std::vector<std::uint32_t> record_of(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const Prim& p = prims[i];
-    const ItemPayload payload = p.index < payloads.size() ? payloads[p.index] : ItemPayload{};
-    record_of[i] = static_cast<std::uint32_t>(leaves_.size());
-    leaves_.push_back(p.box.min);
-    leaves_.push_back(p.box.max);
-    leaves_.push_back({std::bit_cast<float>(ids[p.index]), std::bit_cast<float>(payload.word),
-                       std::bit_cast<float>(static_cast<std::uint32_t>(payload.data.size()))});
-    leaves_.insert(leaves_.end(), payload.data.begin(), payload.data.end());
+  std::vector<std::uint32_t> leaf_size(n, 0); // by first position
+  for (const BvhNode& node : nodes_)
+    if (node.count > 0) leaf_size[node.first] = node.count;
+  std::vector<std::uint32_t> block_of(n); // by first position of a leaf
+  const auto payload_of = [&](const Prim& p) { return p.index < payloads.size() ? payloads[p.index] : ItemPayload{}; };
+  for (std::uint32_t first = 0; first < n; first += leaf_size[first]) {
+    block_of[first] = static_cast<std::uint32_t>(leaves_.size());
+    for (std::uint32_t i = first; i < first + leaf_size[first]; ++i) {
+      const Prim& p = prims[i];
+      const ItemPayload payload = payload_of(p);
+      leaves_.push_back(p.box.min);
+      leaves_.push_back(p.box.max);
+      leaves_.push_back({std::bit_cast<float>(ids[p.index]), std::bit_cast<float>(payload.word),
+                         std::bit_cast<float>(static_cast<std::uint32_t>(payload.data.size()))});
+    }
+    for (std::uint32_t i = first; i < first + leaf_size[first]; ++i) {
+      const ItemPayload payload = payload_of(prims[i]);
+      leaves_.insert(leaves_.end(), payload.data.begin(), payload.data.end());
+    }
   }
+  leaf_sizes_.clear();
+  for (std::uint32_t first = 0; first < n; first += leaf_size[first]) leaf_sizes_.push_back(leaf_size[first]);
   item_count_ = n;
 
   wide_.reserve(nodes_.size() / 3 + 1);
-  collapse(0, record_of);
+  collapse(0, block_of);
   prefetch_limit_ = wide_.size() >= k_prefetch_min_nodes ? k_prefetch_subtree : 0;
 }
 
 std::vector<std::uint32_t> Bvh::items() const {
   std::vector<std::uint32_t> ids;
   ids.reserve(item_count_);
-  for_each_in_leaf(0, item_count_, [&](const LeafItem& item) { ids.push_back(item.item); });
+  std::uint32_t block = 0;
+  for (std::uint32_t count : leaf_sizes_) {
+    for_each_in_leaf(block, count, [&](const LeafItem& item) {
+      ids.push_back(item.item);
+      block += k_header + static_cast<std::uint32_t>(item.payload.size());
+    });
+  }
   return ids;
 }
 
 // Folds binary nodes into a 4-wide node: starting from the two children, the inner child with
 // the largest surface is replaced by its own two children until there are four.
-std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t> record_of) {
+std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t> block_of) {
   const auto index = static_cast<std::uint32_t>(wide_.size());
   wide_.emplace_back();
   std::uint32_t slots[4];
@@ -302,9 +321,9 @@ std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t>
     }
     const BvhNode& b = nodes_[slots[k]];
     w.count[k] = static_cast<std::uint8_t>(b.count);
-    w.child[k] = b.count > 0 ? record_of[b.first] : b.first;
+    w.child[k] = b.count > 0 ? block_of[b.first] : b.first;
     if (b.count == 0) {
-      const std::uint32_t child = collapse(slots[k], record_of); // may reallocate wide_: index again below
+      const std::uint32_t child = collapse(slots[k], block_of); // may reallocate wide_: index again below
       wide_[index].child[k] = child;
       wide_[index].set_subtree(k, static_cast<std::uint32_t>(wide_.size()) - child); // depth-first: all after child
     }

@@ -89,9 +89,9 @@ public:
   /// The item ids in leaf order.
   std::vector<std::uint32_t> items() const;
   /// Calls visit(const LeafItem&) for the `count` items of the leaf whose storage starts at
-  /// `record` (a wide node's leaf slot), in leaf order.
+  /// `block` (a wide node's leaf slot), in leaf order.
   template <class Visit>
-  void for_each_in_leaf(std::uint32_t record, std::uint32_t count, Visit&& visit) const;
+  void for_each_in_leaf(std::uint32_t block, std::uint32_t count, Visit&& visit) const;
 
   /// Calls visit(const LeafItem&) for every item whose box overlaps `box` (closed bounds).
   template <class Visit>
@@ -106,11 +106,12 @@ public:
                    Visit&& visit) const;
 
 private:
-  std::uint32_t collapse(std::uint32_t binary_node, std::span<const std::uint32_t> record_of);
+  std::uint32_t collapse(std::uint32_t binary_node, std::span<const std::uint32_t> block_of);
 
-  // The leaves' storage, in leaf order: per item its box (min, max), a header (item id, word,
-  // payload size, as bit patterns) and its payload. A leaf slot holds the offset of its first
-  // item's record, so one candidate's box, id and payload are one run of adjacent memory.
+  // The leaves' storage, one block per leaf in leaf order: per item a header of its box (min,
+  // max) and (id, word, payload size as bit patterns), then the items' payloads. A leaf slot
+  // holds its block's offset, so a leaf's boxes are tested from consecutive memory and a
+  // candidate's payload follows in the next lines, reached straight from the node.
   static constexpr std::uint32_t k_header = 3;
 
   // Subtrees of up to this many wide nodes are fetched whole when reached (the last two or
@@ -120,30 +121,34 @@ private:
   static constexpr std::uint32_t k_prefetch_subtree = 40;
   static constexpr std::size_t k_prefetch_min_nodes = 8192; // 512 KB of wide nodes
   std::uint32_t prefetch_limit_ = 0;                        // k_prefetch_subtree or 0
-  void prefetch_subtree(std::uint32_t first, std::uint32_t nodes) const {
-    const std::uint32_t n = nodes >= 1 && nodes <= prefetch_limit_ ? nodes : 1;
-    for (std::uint32_t i = 0; i < n; ++i) __builtin_prefetch(&wide_[first + i]);
-  }
-
-  static LeafItem record(const glm::vec3* r) {
-    const auto size = std::bit_cast<std::uint32_t>(r[2].z);
-    return {
-        {r[0], r[1]}, std::bit_cast<std::uint32_t>(r[2].x), std::bit_cast<std::uint32_t>(r[2].y), {r + k_header, size}};
+  // Prefetches the child in slot k of `node`, and all of its subtree when that is small.
+  void prefetch_child(const WideNode& node, int k) const {
+    const std::uint32_t first = node.child[k];
+    __builtin_prefetch(&wide_[first]);
+    if (prefetch_limit_ == 0) return; // decoding the size costs more than it saves here
+    const std::uint32_t nodes = node.subtree(k);
+    if (nodes > prefetch_limit_) return;
+    for (std::uint32_t i = 1; i < nodes; ++i) __builtin_prefetch(&wide_[first + i]);
   }
 
   std::vector<BvhNode, CacheLineAllocator<BvhNode>> nodes_;
   std::vector<WideNode, CacheLineAllocator<WideNode>> wide_;
   std::vector<glm::vec3, CacheLineAllocator<glm::vec3>> leaves_;
   std::uint32_t item_count_ = 0;
+  std::vector<std::uint32_t> leaf_sizes_; // items per leaf, in leaf order (for items())
 };
 
 template <class Visit>
 void Bvh::for_each_in_leaf(std::uint32_t first, std::uint32_t count, Visit&& visit) const {
-  const glm::vec3* r = leaves_.data() + first;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const LeafItem item = record(r);
-    visit(item);
-    r += k_header + item.payload.size();
+  const glm::vec3* header = leaves_.data() + first;
+  const glm::vec3* payload = header + k_header * count;
+  for (std::uint32_t i = 0; i < count; ++i, header += k_header) {
+    const auto size = std::bit_cast<std::uint32_t>(header[2].z);
+    visit(LeafItem{{header[0], header[1]},
+                   std::bit_cast<std::uint32_t>(header[2].x),
+                   std::bit_cast<std::uint32_t>(header[2].y),
+                   {payload, size}});
+    payload += size;
   }
 }
 
@@ -202,7 +207,7 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
     if (mask != 0 && (mask & (mask - 1)) == 0 && node.count[std::countr_zero(mask)] == 0) {
       const int k = std::countr_zero(mask);
       next = node.child[k];
-      prefetch_subtree(next, node.subtree(k));
+      prefetch_child(node, k);
       continue;
     }
     next = WideNode::k_empty;
@@ -214,12 +219,13 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
       const Entry entry{node.child[k], node.count[k], t[k]};
       // Start fetching what the entry reads while nearer ones are processed.
       if (entry.count == 0)
-        prefetch_subtree(entry.ref, node.subtree(k));
+        prefetch_child(node, k);
       else {
-        // The leaf's first record, box and payload: most pieces' whole record.
-        const char* first = reinterpret_cast<const char*>(leaves_.data() + entry.ref);
-        __builtin_prefetch(first);
-        __builtin_prefetch(first + 64);
+        // The leaf's headers and the start of its payloads.
+        const char* block = reinterpret_cast<const char*>(leaves_.data() + entry.ref);
+        __builtin_prefetch(block);
+        __builtin_prefetch(block + 64);
+        __builtin_prefetch(block + 128);
       }
       int j = top++;
       for (; j > base && stack[j - 1].t < entry.t; --j) stack[j] = stack[j - 1];

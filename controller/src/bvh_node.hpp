@@ -38,7 +38,7 @@ struct SlotBoxes {
 /// box of what its slot holds (tests/controller/bvh_test.cpp checks it).
 struct alignas(64) WideNode {
   static constexpr std::uint32_t k_empty = ~0u;
-  std::uint32_t child[4]; ///< inner slot: wide node index; leaf slot: first leaf record; k_empty: unused
+  std::uint32_t child[4]; ///< inner slot: wide node index; leaf slot: its block of leaf storage; k_empty: unused
   float origin[3];        ///< the node's box's smallest corner (m)
   std::uint8_t lo[3][4];  ///< per axis and slot: min = origin + lo * step
   std::uint8_t hi[3][4];  ///< per axis and slot: max = origin + hi * step
