@@ -31,18 +31,32 @@ constexpr int k_wide_stack_size = 3 * k_bvh_stack_size + 1;
 void* allocate_query_storage(std::size_t bytes);
 void free_query_storage(void* p, std::size_t bytes);
 
-/// Allocator over allocate_query_storage: each pair of 32-byte sibling nodes fills exactly
-/// one cache line.
-template <class T>
+/// Allocator over allocate_query_storage (Huge) or plain 64-byte aligned storage: each pair
+/// of 32-byte sibling nodes fills exactly one cache line.
+template <class T, bool Huge = false>
 struct CacheLineAllocator {
   using value_type = T;
+  template <class U>
+  struct rebind {
+    using other = CacheLineAllocator<U, Huge>;
+  };
+  static constexpr std::align_val_t alignment{64};
   CacheLineAllocator() = default;
   template <class U>
-  CacheLineAllocator(const CacheLineAllocator<U>&) {}
-  T* allocate(std::size_t n) { return static_cast<T*>(allocate_query_storage(n * sizeof(T))); }
-  void deallocate(T* p, std::size_t n) { free_query_storage(p, n * sizeof(T)); }
+  CacheLineAllocator(const CacheLineAllocator<U, Huge>&) {}
+  T* allocate(std::size_t n) {
+    if constexpr (Huge) return static_cast<T*>(allocate_query_storage(n * sizeof(T)));
+    return static_cast<T*>(::operator new(n * sizeof(T), alignment));
+  }
+  void deallocate(T* p, std::size_t n) {
+    if constexpr (Huge) return free_query_storage(p, n * sizeof(T));
+    ::operator delete(p, alignment);
+  }
   friend bool operator==(const CacheLineAllocator&, const CacheLineAllocator&) { return true; }
 };
+/// What the queries walk (wide nodes, leaf blocks) lives on huge pages when large.
+template <class T>
+using QueryAllocator = CacheLineAllocator<T, true>;
 
 /// One node of the flat hierarchy. A leaf (count > 0) holds items [first, first + count) of
 /// Bvh::items(); an inner node (count == 0) has its two children at nodes [first] and
@@ -132,8 +146,8 @@ private:
   }
 
   std::vector<BvhNode, CacheLineAllocator<BvhNode>> nodes_;
-  std::vector<WideNode, CacheLineAllocator<WideNode>> wide_;
-  std::vector<glm::vec3, CacheLineAllocator<glm::vec3>> leaves_;
+  std::vector<WideNode, QueryAllocator<WideNode>> wide_;
+  std::vector<glm::vec3, QueryAllocator<glm::vec3>> leaves_;
   std::uint32_t item_count_ = 0;
   std::vector<std::uint32_t> leaf_sizes_; // items per leaf, in leaf order (for items())
 };
