@@ -193,7 +193,7 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
   if (wide_.empty()) return;
   const SweptBox swept(center, extent, motion);
   struct Entry {
-    std::uint32_t ref;   // wide node, or first item of a leaf
+    std::uint32_t ref;   // wide node, or a leaf's block in the leaf storage
     std::uint32_t count; // 0 for a wide node, else the leaf's item count
     float t;             // when the moving box reaches its bounds
   };
@@ -235,11 +235,11 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
       if (entry.count == 0)
         prefetch_child(node, k);
       else {
-        // The leaf's headers and the start of its payloads.
-        const char* block = reinterpret_cast<const char*>(leaves_.data() + entry.ref);
-        __builtin_prefetch(block);
-        __builtin_prefetch(block + 64);
-        __builtin_prefetch(block + 128);
+        // The leaf's headers and the start of its payloads. Integer addresses: the last lines
+        // may lie past the array's end, which a prefetch tolerates and pointer arithmetic not.
+        const auto block = reinterpret_cast<std::uintptr_t>(leaves_.data() + entry.ref);
+        for (std::uintptr_t line = 0; line < 3; ++line)
+          __builtin_prefetch(reinterpret_cast<const void*>(block + 64 * line));
       }
       int j = top++;
       for (; j > base && stack[j - 1].t < entry.t; --j) stack[j] = stack[j - 1];
