@@ -124,7 +124,7 @@ void sweep_broadphase(benchmark::State& state) {
     float limit = 1.f;
     std::uint32_t reached = 0;
     bvh.query_sweep(box.center(), 0.5f * box.extents(), q.motion, limit,
-                    [&](std::uint32_t, float, std::uint32_t) { ++reached; });
+                    [&](const detail::LeafItem&, float) { ++reached; });
     benchmark::DoNotOptimize(reached);
     candidates += reached;
     i = (i + 1) % k_stream;

@@ -1,8 +1,15 @@
 #include "bvh.hpp"
 
+#include <glide/gjk/error.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace glide::detail {
 
@@ -34,7 +41,7 @@ struct Split {
 struct Prim {
   gjk::Aabb box;
   glm::vec3 centroid;
-  std::uint32_t id;
+  std::uint32_t index; // into the build's inputs
 };
 
 int bin_of(float c, float lo, float scale) { return std::min(k_bins - 1, static_cast<int>((c - lo) * scale)); }
@@ -120,18 +127,44 @@ void quantize(WideNode& w, std::span<const gjk::Aabb> exact) {
   }
 }
 
+constexpr std::size_t k_line = 64;
+constexpr std::size_t k_huge_page = std::size_t{2} << 20;
+
+// Rounded up to whole huge pages from one huge page on, so the advice covers every byte.
+std::size_t storage_size(std::size_t bytes) {
+  return bytes >= k_huge_page ? (bytes + k_huge_page - 1) / k_huge_page * k_huge_page : bytes;
+}
+
 } // namespace
 
-void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids) {
+void* allocate_query_storage(std::size_t bytes) {
+  const std::size_t size = storage_size(bytes);
+  if (size < k_huge_page) return ::operator new (size, std::align_val_t{k_line});
+  void* p = ::operator new (size, std::align_val_t{k_huge_page});
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  madvise(p, size, MADV_HUGEPAGE); // advice only: without huge pages the storage still works
+#endif
+  return p;
+}
+
+void free_query_storage(void* p, std::size_t bytes) {
+  const std::size_t size = storage_size(bytes);
+  ::operator delete (p, size < k_huge_page ? std::align_val_t{k_line} : std::align_val_t{k_huge_page});
+}
+
+void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids,
+                std::span<const ItemPayload> payloads) {
   nodes_.clear();
   wide_.clear();
-  items_.clear();
-  item_bounds_.clear();
+  leaves_.clear();
+  leaf_sizes_.clear();
+  item_count_ = 0;
+  prefetch_limit_ = 0;
   const auto n = static_cast<std::uint32_t>(boxes.size());
   if (n == 0) return;
 
   std::vector<Prim> prims(n);
-  for (std::uint32_t i = 0; i < n; ++i) prims[i] = {boxes[i], boxes[i].center(), ids[i]};
+  for (std::uint32_t i = 0; i < n; ++i) prims[i] = {boxes[i], boxes[i].center(), i};
   nodes_.reserve(2 * static_cast<std::size_t>(n) + 1);
   nodes_.push_back({}); // root
   nodes_.push_back({}); // padding: sibling pairs start at even indices
@@ -202,21 +235,58 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
     tasks.push_back({left, task.begin, mid, task.depth + 1});
   }
 
-  wide_.clear();
-  wide_.reserve(nodes_.size() / 3 + 1);
-  collapse(0);
-
-  items_.resize(n);
-  item_bounds_.resize(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    items_[i] = prims[i].id;
-    item_bounds_[i] = prims[i].box;
+  // Lay the leaves out in leaf order, one block per leaf: its items' headers (box, id, word,
+  // payload size), then their payloads. The wide tree's leaf slots point at the blocks.
+  std::size_t size = 0;
+  for (std::uint32_t i = 0; i < n && i < payloads.size(); ++i) size += payloads[i].data.size();
+  size += static_cast<std::size_t>(k_header) * n;
+  if (size >= WideNode::k_empty) throw Error("Bvh: leaf storage of " + std::to_string(size) + " points is too large");
+  leaves_.reserve(size);
+  std::vector<std::uint32_t> leaf_size(n, 0); // by first position
+  for (const BvhNode& node : nodes_)
+    if (node.count > 0) leaf_size[node.first] = node.count;
+  std::vector<std::uint32_t> block_of(n); // by first position of a leaf
+  const auto payload_of = [&](const Prim& p) { return p.index < payloads.size() ? payloads[p.index] : ItemPayload{}; };
+  for (std::uint32_t first = 0; first < n; first += leaf_size[first]) {
+    block_of[first] = static_cast<std::uint32_t>(leaves_.size());
+    for (std::uint32_t i = first; i < first + leaf_size[first]; ++i) {
+      const Prim& p = prims[i];
+      const ItemPayload payload = payload_of(p);
+      leaves_.push_back(p.box.min);
+      leaves_.push_back(p.box.max);
+      leaves_.push_back({std::bit_cast<float>(ids[p.index]), std::bit_cast<float>(payload.word),
+                         std::bit_cast<float>(static_cast<std::uint32_t>(payload.data.size()))});
+    }
+    for (std::uint32_t i = first; i < first + leaf_size[first]; ++i) {
+      const ItemPayload payload = payload_of(prims[i]);
+      leaves_.insert(leaves_.end(), payload.data.begin(), payload.data.end());
+    }
   }
+  leaf_sizes_.clear();
+  for (std::uint32_t first = 0; first < n; first += leaf_size[first]) leaf_sizes_.push_back(leaf_size[first]);
+  item_count_ = n;
+
+  wide_.reserve(nodes_.size() / 3 + 1);
+  collapse(0, block_of);
+  prefetch_limit_ = wide_.size() >= k_prefetch_min_nodes ? k_prefetch_subtree : 0;
+}
+
+std::vector<std::uint32_t> Bvh::items() const {
+  std::vector<std::uint32_t> ids;
+  ids.reserve(item_count_);
+  std::uint32_t block = 0;
+  for (std::uint32_t count : leaf_sizes_) {
+    for_each_in_leaf(block, count, [&](const LeafItem& item) {
+      ids.push_back(item.item);
+      block += k_header + static_cast<std::uint32_t>(item.payload.size());
+    });
+  }
+  return ids;
 }
 
 // Folds binary nodes into a 4-wide node: starting from the two children, the inner child with
 // the largest surface is replaced by its own two children until there are four.
-std::uint32_t Bvh::collapse(std::uint32_t binary) {
+std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t> block_of) {
   const auto index = static_cast<std::uint32_t>(wide_.size());
   wide_.emplace_back();
   std::uint32_t slots[4];
@@ -251,10 +321,11 @@ std::uint32_t Bvh::collapse(std::uint32_t binary) {
     }
     const BvhNode& b = nodes_[slots[k]];
     w.count[k] = static_cast<std::uint8_t>(b.count);
-    w.child[k] = b.first;
+    w.child[k] = b.count > 0 ? block_of[b.first] : b.first;
     if (b.count == 0) {
-      const std::uint32_t child = collapse(slots[k]); // may reallocate wide_: index again below
+      const std::uint32_t child = collapse(slots[k], block_of); // may reallocate wide_: index again below
       wide_[index].child[k] = child;
+      wide_[index].set_subtree(k, static_cast<std::uint32_t>(wide_.size()) - child); // depth-first: all after child
     }
   }
   return index;

@@ -38,7 +38,7 @@ struct SlotBoxes {
 /// box of what its slot holds (tests/controller/bvh_test.cpp checks it).
 struct alignas(64) WideNode {
   static constexpr std::uint32_t k_empty = ~0u;
-  std::uint32_t child[4]; ///< inner slot: wide node index; leaf slot: first item; k_empty: unused
+  std::uint32_t child[4]; ///< inner slot: wide node index; leaf slot: its block of leaf storage; k_empty: unused
   float origin[3];        ///< the node's box's smallest corner (m)
   std::uint8_t lo[3][4];  ///< per axis and slot: min = origin + lo * step
   std::uint8_t hi[3][4];  ///< per axis and slot: max = origin + hi * step
@@ -47,6 +47,21 @@ struct alignas(64) WideNode {
   /// so the four load as one word
   std::uint8_t step_bits[4] = {};
   std::uint8_t used = 0; ///< bit k set when slot k holds something (child != k_empty)
+  /// Per slot, 6 bits: the wide nodes in an inner slot's subtree, which the depth-first layout
+  /// stores contiguously from child[k], when there are at most k_max_subtree of them; else 0.
+  /// A query reaching a small subtree fetches all of it at once instead of level by level.
+  std::uint8_t subtree_bits[3] = {};
+
+  static constexpr std::uint32_t k_max_subtree = 63;
+  std::uint32_t subtree(int k) const {
+    const std::uint32_t packed = subtree_bits[0] | subtree_bits[1] << 8 | subtree_bits[2] << 16;
+    return packed >> (6 * k) & 63u;
+  }
+  void set_subtree(int k, std::uint32_t nodes) {
+    std::uint32_t packed = subtree_bits[0] | subtree_bits[1] << 8 | subtree_bits[2] << 16;
+    packed = (packed & ~(63u << (6 * k))) | (nodes <= k_max_subtree ? nodes : 0u) << (6 * k);
+    for (int b = 0; b < 3; ++b) subtree_bits[b] = static_cast<std::uint8_t>(packed >> (8 * b));
+  }
 
   /// The grid step along each axis (m).
   float step(int axis) const { return std::bit_cast<float>(static_cast<std::uint32_t>(step_bits[axis]) << 23); }

@@ -105,8 +105,8 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
   world_ = &world;
   revision_ = world.revision();
 
-  world.bvh().query_box(box_, [&](std::uint32_t slot, std::uint32_t) {
-    const PieceId id{slot};
+  world.bvh().query_box(box_, [&](const detail::LeafItem& item) {
+    const PieceId id{item.item};
     if (same_world) {
       // What a piece taught while held before stays true while the world is unchanged.
       const auto old = std::find_if(previous_.begin(), previous_.end(),

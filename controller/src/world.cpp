@@ -61,8 +61,6 @@ void World::swap(World& other) noexcept {
   std::swap(live_count_, other.live_count_);
   std::swap(terrain_, other.terrain_);
   std::swap(terrain_layers_, other.terrain_layers_);
-  std::swap(query_pieces_, other.query_pieces_);
-  std::swap(vertex_pool_, other.vertex_pool_);
   std::swap(bvh_, other.bvh_);
   std::swap(bvh_dirty_, other.bvh_dirty_);
   revision_ = next_revision();
@@ -144,23 +142,18 @@ void World::update() const {
   if (!bvh_dirty_) return;
   std::vector<gjk::Aabb> boxes;
   std::vector<std::uint32_t> ids;
+  std::vector<detail::ItemPayload> payloads;
   boxes.reserve(live_count_);
   ids.reserve(live_count_);
+  payloads.reserve(live_count_);
   for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
-    if (!pieces_[i].alive) continue;
-    boxes.push_back(pieces_[i].bounds);
+    const Piece& p = pieces_[i];
+    if (!p.alive) continue;
+    boxes.push_back(p.bounds);
     ids.push_back(i);
+    payloads.push_back({p.info.layers, p.world_vertices});
   }
-  bvh_->build(boxes, ids);
-  query_pieces_.clear();
-  vertex_pool_.clear();
-  query_pieces_.reserve(ids.size());
-  for (std::uint32_t slot : bvh_->items()) {
-    const Piece& p = pieces_[slot];
-    query_pieces_.push_back({slot, p.info.layers, static_cast<std::uint32_t>(vertex_pool_.size()),
-                             static_cast<std::uint32_t>(p.world_vertices.size())});
-    vertex_pool_.insert(vertex_pool_.end(), p.world_vertices.begin(), p.world_vertices.end());
-  }
+  bvh_->build(boxes, ids, payloads);
   bvh_dirty_ = false;
 }
 

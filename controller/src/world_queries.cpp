@@ -44,20 +44,16 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& moti
   }
 
   float limit = std::min(1.f, hits.bound() + slack);
-  bvh_->query_sweep(box.center(), 0.5f * box.extents(), motion, limit,
-                    [&](std::uint32_t /*slot*/, float, std::uint32_t at) {
-                      // The id from the leaf-order record, so the tree's item array is never
-                      // read: one cache miss less per candidate on large levels.
-                      const QueryPiece& piece = query_pieces_[at];
-                      const PieceId id{piece.slot};
-                      if (!accepts(piece, filter)) return;
-                      const detail::VertexCloud shape(vertex_pool_.data() + piece.first_vertex, piece.vertex_count);
-                      const gjk::ToiResult r =
-                          detail::time_of_impact(capsule.segment, capsule.radius, motion, shape, settings.method, toi);
-                      if (!r.hit || detail::separating(r, motion, settings)) return;
-                      hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
-                      limit = std::min(limit, hits.bound() + slack);
-                    });
+  bvh_->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, [&](const detail::LeafItem& piece, float) {
+    const PieceId id{piece.item};
+    if (!accepts(id, piece.word, filter)) return;
+    const detail::VertexCloud shape(piece.payload);
+    const gjk::ToiResult r =
+        detail::time_of_impact(capsule.segment, capsule.radius, motion, shape, settings.method, toi);
+    if (!r.hit || detail::separating(r, motion, settings)) return;
+    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
+    limit = std::min(limit, hits.bound() + slack);
+  });
   return detail::to_sweep_hit(hits.winner());
 }
 
@@ -68,12 +64,10 @@ std::vector<Contact> World::overlap_capsule(const gjk::Capsule& capsule, float m
   margin = std::max(margin, -capsule.radius);
   update();
   const gjk::Aabb box = detail::capsule_bounds(capsule).expanded(std::max(margin, 0.f));
-  bvh_->query_box(box, [&](std::uint32_t slot, std::uint32_t at) {
-    const PieceId id{slot};
-    const QueryPiece& piece = query_pieces_[at];
-    if (!accepts(piece, filter)) return;
-    std::optional<Contact> c = detail::contact(
-        capsule, margin, detail::VertexCloud(vertex_pool_.data() + piece.first_vertex, piece.vertex_count));
+  bvh_->query_box(box, [&](const detail::LeafItem& piece) {
+    const PieceId id{piece.item};
+    if (!accepts(id, piece.word, filter)) return;
+    std::optional<Contact> c = detail::contact(capsule, margin, detail::VertexCloud(piece.payload));
     if (!c) return;
     c->target = HitTarget::piece;
     c->piece = id;
@@ -117,11 +111,10 @@ RayHit World::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t
   // A ray is a point swept along the motion: the same time of impact as a capsule of radius 0.
   const gjk::Segment point{origin, origin};
   float limit = std::min(1.f, hits.bound() + slack);
-  bvh_->query_sweep(origin, glm::vec3(0.f), motion, limit, [&](std::uint32_t slot, float, std::uint32_t at) {
-    const PieceId id{slot};
-    const QueryPiece& piece = query_pieces_[at];
-    if (!accepts(piece, filter)) return;
-    const detail::VertexCloud shape(vertex_pool_.data() + piece.first_vertex, piece.vertex_count);
+  bvh_->query_sweep(origin, glm::vec3(0.f), motion, limit, [&](const detail::LeafItem& piece, float) {
+    const PieceId id{piece.item};
+    if (!accepts(id, piece.word, filter)) return;
+    const detail::VertexCloud shape(piece.payload);
     const gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, shape, settings.method, toi);
     if (!r.hit) return;
     hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});

@@ -7,6 +7,7 @@
 #include <vector>
 
 using glide::detail::Bvh;
+using glide::detail::LeafItem;
 using glide::detail::SweptBox;
 using glide::gjk::Aabb;
 
@@ -39,16 +40,21 @@ Aabb check_wide_subtree(const Bvh& bvh, std::uint32_t node, std::vector<int>& co
   for (int k = 0; k < 4; ++k) {
     const bool used = (w.used >> k & 1u) != 0;
     CHECK(used == (w.child[k] != glide::detail::WideNode::k_empty));
+    if (!used || w.count[k] > 0) CHECK(w.subtree(k) == 0u); // only inner slots have subtrees
     if (!used) continue;
     Aabb exact;
     if (w.count[k] > 0) {
-      for (std::uint32_t i = w.child[k]; i < w.child[k] + w.count[k]; ++i) {
-        covered[i]++;
-        exact = exact.merged(bvh.item_bounds()[i]);
-      }
+      bvh.for_each_in_leaf(w.child[k], w.count[k], [&](const LeafItem& item) {
+        covered[(item.item - 1000) / 3]++; // iota_ids
+        exact = exact.merged(item.box);
+      });
     } else {
       REQUIRE(w.child[k] > node); // depth-first order: children after their parent
+      const std::size_t before = visited;
       exact = check_wide_subtree(bvh, w.child[k], covered, visited);
+      // The subtree is stored contiguously from the child, and small ones record their size.
+      const std::size_t size = visited - before;
+      CHECK(w.subtree(k) == (size <= glide::detail::WideNode::k_max_subtree ? size : 0u));
     }
     const Aabb slot = decoded.slot(k);
     CHECK(slot.contains(exact));
@@ -115,7 +121,7 @@ void check_structure(const Bvh& bvh, const std::vector<Aabb>& boxes, const std::
 void check_box_query(const Bvh& bvh, const std::vector<Aabb>& boxes, const std::vector<std::uint32_t>& ids,
                      const Aabb& q) {
   std::vector<std::uint32_t> got, expected;
-  bvh.query_box(q, [&](std::uint32_t id, std::uint32_t) { got.push_back(id); });
+  bvh.query_box(q, [&](const LeafItem& item) { got.push_back(item.item); });
   for (std::size_t i = 0; i < boxes.size(); ++i)
     if (boxes[i].overlaps(q)) expected.push_back(ids[i]);
   std::sort(got.begin(), got.end());
@@ -165,6 +171,35 @@ TEST_CASE("Bvh box query returns exactly the overlapping items (brute force)") {
   }
 }
 
+TEST_CASE("Bvh stores each item's payload and word with it, whatever the leaf order") {
+  const auto boxes = random_boxes(3000, 40.f, 13u);
+  const auto ids = iota_ids(boxes.size());
+  // Item i carries i % 13 points (some none), each (i, k, -i), and the word i * 7.
+  std::vector<std::vector<glm::vec3>> points(boxes.size());
+  std::vector<glide::detail::ItemPayload> payloads(boxes.size());
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    for (std::size_t k = 0; k < i % 13; ++k)
+      points[i].push_back({static_cast<float>(i), static_cast<float>(k), -static_cast<float>(i)});
+    payloads[i] = {static_cast<std::uint32_t>(i * 7), points[i]};
+  }
+  Bvh bvh;
+  bvh.build(boxes, ids, payloads);
+  check_structure(bvh, boxes, ids);
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    bvh.query_box(boxes[i], [&](const LeafItem& item) {
+      const std::size_t j = (item.item - 1000) / 3;
+      CHECK(item.word == j * 7);
+      CHECK(item.box.min == boxes[j].min);
+      CHECK(item.box.max == boxes[j].max);
+      REQUIRE(item.payload.size() == points[j].size());
+      CHECK(std::equal(item.payload.begin(), item.payload.end(), points[j].begin()));
+      ++seen;
+    });
+  }
+  CHECK(seen > boxes.size()); // every item finds itself, and some their neighbours
+}
+
 TEST_CASE("SweptBox entry time matches an analytic head-on and a parallel case") {
   const Aabb box{{2, -1, -1}, {3, 1, 1}};
   const SweptBox head_on({0, 0, 0}, {0.5f, 0.5f, 0.5f}, {4, 0, 0});
@@ -193,8 +228,8 @@ TEST_CASE("Bvh sweep query visits every item the swept box reaches, nearest firs
     // Without pruning the visit set is exactly the brute-force set.
     std::vector<std::uint32_t> got, expected;
     float limit = 1.f;
-    bvh.query_sweep(c, e, m, limit, [&](std::uint32_t id, float, std::uint32_t) {
-      if (swept.enter(boxes[(id - 1000) / 3]) <= 1.f) got.push_back(id);
+    bvh.query_sweep(c, e, m, limit, [&](const LeafItem& item, float) {
+      if (swept.enter(boxes[(item.item - 1000) / 3]) <= 1.f) got.push_back(item.item);
     });
     std::uint32_t first = ~0u;
     float first_t = 2.f;
@@ -210,9 +245,9 @@ TEST_CASE("Bvh sweep query visits every item the swept box reaches, nearest firs
     // With pruning at each item's own entry time, the earliest item is still found.
     float best = 1.f;
     std::uint32_t best_id = ~0u;
-    bvh.query_sweep(c, e, m, best, [&](std::uint32_t id, float, std::uint32_t) {
-      const float t = swept.enter(boxes[(id - 1000) / 3]);
-      if (t < best || (t == best && best_id == ~0u)) best = t, best_id = id;
+    bvh.query_sweep(c, e, m, best, [&](const LeafItem& item, float) {
+      const float t = swept.enter(boxes[(item.item - 1000) / 3]);
+      if (t < best || (t == best && best_id == ~0u)) best = t, best_id = item.item;
     });
     if (first == ~0u) {
       CHECK(best_id == ~0u);
@@ -247,8 +282,8 @@ TEST_CASE("Bvh over boxes of mixed scales keeps exact containment and answers as
   // Each item's own box (and a point at its corner) must find it: touching counts.
   for (std::size_t i = 0; i < boxes.size(); ++i) {
     bool found = false, corner = false;
-    bvh.query_box(boxes[i], [&](std::uint32_t id, std::uint32_t) { found |= id == ids[i]; });
-    bvh.query_box(Aabb::of_point(boxes[i].max), [&](std::uint32_t id, std::uint32_t) { corner |= id == ids[i]; });
+    bvh.query_box(boxes[i], [&](const LeafItem& item) { found |= item.item == ids[i]; });
+    bvh.query_box(Aabb::of_point(boxes[i].max), [&](const LeafItem& item) { corner |= item.item == ids[i]; });
     REQUIRE(found);
     REQUIRE(corner);
   }
@@ -263,7 +298,7 @@ TEST_CASE("Bvh over boxes of mixed scales keeps exact containment and answers as
     std::vector<std::uint32_t> swept_got, swept_expected;
     float limit = 1.f;
     bvh.query_sweep(q.center(), 0.5f * q.extents(), motion, limit,
-                    [&](std::uint32_t id, float, std::uint32_t) { swept_got.push_back(id); });
+                    [&](const LeafItem& item, float) { swept_got.push_back(item.item); });
     for (std::size_t i = 0; i < boxes.size(); ++i)
       if (swept.enter(boxes[i]) <= 1.f) swept_expected.push_back(ids[i]);
     std::sort(swept_got.begin(), swept_got.end());
@@ -306,4 +341,16 @@ TEST_CASE("Wide node four-slot tests equal the one-box tests on the decoded boxe
     }
   }
   CHECK(reached > 100); // the comparison saw reached slots, not only misses
+}
+
+TEST_CASE("Query storage is line-aligned, and huge-page-aligned from 2 MB up") {
+  for (std::size_t bytes : {std::size_t{64}, std::size_t{100'000}, std::size_t{2} << 20, std::size_t{5'000'000}}) {
+    auto* p = static_cast<unsigned char*>(glide::detail::allocate_query_storage(bytes));
+    const auto address = reinterpret_cast<std::uintptr_t>(p);
+    CHECK(address % 64 == 0);
+    if (bytes >= (std::size_t{2} << 20)) CHECK(address % (std::size_t{2} << 20) == 0);
+    std::fill(p, p + bytes, static_cast<unsigned char>(7)); // every byte is usable
+    CHECK(p[bytes - 1] == 7);
+    glide::detail::free_query_storage(p, bytes);
+  }
 }

@@ -233,3 +233,35 @@ TEST_CASE("raycast equals brute force on random 1,000-piece levels") {
   }
   CHECK(hits > 50);
 }
+
+TEST_CASE("Queries equal brute force after pieces are moved, removed and added") {
+  // The queries read per-piece records laid out in the hierarchy's leaf order; every edit
+  // must re-lay them out, so a stale record would show up as a different answer here.
+  World world = random_level(909u);
+  std::mt19937 rng(910);
+  std::uniform_real_distribution<float> pos(-0.5f * k_side, 0.5f * k_side);
+  int hits = 0, contacts = 0;
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 60; ++i) {
+      const RandomQuery q = random_query(rng);
+      const QueryFilter filter = filter_for(i);
+      const SweepHit got = world.sweep_capsule(q.capsule, q.motion, filter);
+      check_same(got, brute_sweep(world, q, filter, {}));
+      hits += got.hit;
+      const std::vector<Contact> near = world.overlap_capsule(q.capsule, 1.f, filter);
+      check_same(near, brute_overlap(world, q.capsule, 1.f, filter));
+      contacts += static_cast<int>(near.size());
+    }
+    const std::vector<PieceId> ids = world.piece_ids();
+    for (std::size_t k = 0; k < 100; ++k) { // move 100 pieces across the level
+      gjk::Transform t = world.transform(ids[(k * 7 + static_cast<std::size_t>(round)) % ids.size()]);
+      t.translation = {pos(rng), pos(rng), pos(rng)};
+      world.set_piece_transform(ids[(k * 7 + static_cast<std::size_t>(round)) % ids.size()], t);
+    }
+    for (std::size_t k = 0; k < 50; ++k) world.remove_piece(ids[k * 11 + static_cast<std::size_t>(round)]);
+    test::add_random_pieces(world, 40, k_side, 911u + static_cast<std::uint32_t>(round));
+  }
+  CHECK(world.piece_count() == 1000 - 3 * 50 + 3 * 40);
+  CHECK(hits > 60);
+  CHECK(contacts > 60);
+}

@@ -112,19 +112,12 @@ private:
   std::size_t live_count_ = 0;
   std::optional<Heightfield> terrain_;
   std::uint32_t terrain_layers_ = 1u;
-  // What the queries read per candidate, rebuilt with the hierarchy in its leaf order: the
-  // pieces of a leaf, and their world vertices, sit next to each other in memory.
-  struct QueryPiece {
-    std::uint32_t slot = 0;
-    std::uint32_t layers = 0;
-    std::uint32_t first_vertex = 0;
-    std::uint32_t vertex_count = 0;
-  };
-  mutable std::vector<QueryPiece> query_pieces_;
-  mutable std::vector<glm::vec3> vertex_pool_;
-  static bool accepts(const QueryPiece& p, const QueryFilter& filter) {
-    return (p.layers & filter.layer_mask) != 0u && (!filter.accept || filter.accept(PieceId{p.slot}));
+  static bool accepts(PieceId id, std::uint32_t layers, const QueryFilter& filter) {
+    return (layers & filter.layer_mask) != 0u && (!filter.accept || filter.accept(id));
   }
+  // The hierarchy stores with each piece, in its leaf order, the piece's layers and world
+  // vertices (what the queries read per candidate), so a candidate's box, id and vertices are
+  // one run of adjacent memory.
   mutable std::unique_ptr<detail::Bvh> bvh_;
   mutable bool bvh_dirty_ = true;
   std::uint64_t revision_;
