@@ -249,6 +249,7 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   const auto payload_of = [&](const Prim& p) { return p.index < payloads.size() ? payloads[p.index] : ItemPayload{}; };
   for (std::uint32_t first = 0; first < n; first += leaf_size[first]) {
     block_of[first] = static_cast<std::uint32_t>(leaves_.size());
+    leaf_sizes_.push_back(leaf_size[first]);
     for (std::uint32_t i = first; i < first + leaf_size[first]; ++i) {
       const Prim& p = prims[i];
       const ItemPayload payload = payload_of(p);
@@ -262,8 +263,6 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
       leaves_.insert(leaves_.end(), payload.data.begin(), payload.data.end());
     }
   }
-  leaf_sizes_.clear();
-  for (std::uint32_t first = 0; first < n; first += leaf_size[first]) leaf_sizes_.push_back(leaf_size[first]);
   item_count_ = n;
 
   wide_.reserve(nodes_.size() / 3 + 1);
