@@ -90,7 +90,7 @@ template <class A, class B>
                                                  Simplex& simplex, float& max_w2, F4 d) {
   const F4 pa = support4(support_a, d);
   const F4 pb = support4(support_b, -d);
-  simplex.stage(pa, pb, d, support_a.index, support_b.index);
+  simplex.stage(pa, pb, to_vec3(d), support_a.index, support_b.index);
   return staged_finite(simplex, max_w2);
 }
 
@@ -103,7 +103,7 @@ bool warm_start(const A& a, const B& b, SupportCursor<A>& support_a, SupportCurs
       for (int i = 0; i < cache.count; ++i) {
         const std::uint32_t ia = cache.index_a[i], ib = cache.index_b[i];
         if (ia >= a.vertex_count() || ib >= b.vertex_count()) continue;
-        simplex.stage(load(a.vertex(ia)), load(b.vertex(ib)), load(cache.directions[i]), ia, ib);
+        simplex.stage(support_a.vertex4(ia), support_b.vertex4(ib), cache.directions[i], ia, ib);
         if (!staged_finite(simplex, max_w2)) return false;
         simplex.admit_staged();
       }
@@ -187,7 +187,7 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
   if (cache) {
     cache->count = simplex.count;
     for (int i = 0; i < simplex.count; ++i) {
-      cache->directions[i] = to_vec3(simplex.direction_of(i));
+      cache->directions[i] = simplex.direction_of(i);
       cache->index_a[i] = simplex.index_a_of(i);
       cache->index_b[i] = simplex.index_b_of(i);
     }

@@ -15,22 +15,26 @@ namespace glide::gjk {
 struct Simplex {
   using F4 = detail::F4;
 
-  F4 w[4]{};        ///< vertices of A − B, in simplex order (m); zeroed so no read is of unset memory
-  int slot[4] = {}; ///< where each vertex's support points are stored
+  F4 w[4]{}; ///< vertices of A − B, in simplex order (m); zeroed: contains() reads all four
+  /// Where each vertex's support points are stored. Zeroed, and afterwards only ever holds
+  /// slots that were staged, so combine() reads only written support points (a and b need
+  /// no zeroing, which was a sixth of a warm-started query's stores).
+  int slot[4] = {};
   float weights[4] = {1.f, 0.f, 0.f, 0.f}; ///< barycentric weights of the closest point, in simplex order
   int count = 0;
   unsigned used = 0; ///< bit s set: slot s holds a vertex of the simplex
-  // Support points by slot: only w and the slot index move when vertices are dropped. Zeroed:
-  // combine() reads all four slots and discards the unused ones.
-  F4 a[4]{};                ///< support points on A (m)
-  F4 b[4]{};                ///< support points on B (m)
-  F4 direction[4];          ///< the direction A was searched along (B along its opposite)
+  // Support points by slot: only w and the slot index move when vertices are dropped.
+  F4 a[4]; ///< support points on A (m)
+  F4 b[4]; ///< support points on B (m)
+  /// The direction A was searched along (B along its opposite), as SimplexCache keeps it: a
+  /// warm start copies it in and out without converting.
+  glm::vec3 direction[4];
   std::uint32_t index_a[4]; ///< vertex index of a (IndexedSupport shapes; 0 otherwise)
   std::uint32_t index_b[4]; ///< vertex index of b
 
   /// Writes a candidate vertex after the last one; `keep` makes it part of the simplex,
   /// until then the simplex is unchanged.
-  void stage(F4 pa, F4 pb, F4 d, std::uint32_t ia, std::uint32_t ib) {
+  void stage(F4 pa, F4 pb, const glm::vec3& d, std::uint32_t ia, std::uint32_t ib) {
     const int s = __builtin_ctz(~used);
     a[s] = pa;
     b[s] = pb;
@@ -76,7 +80,7 @@ struct Simplex {
   }
   F4 point_a() const { return combine(a); }
   F4 point_b() const { return combine(b); }
-  F4 direction_of(int i) const { return direction[slot[i]]; }
+  const glm::vec3& direction_of(int i) const { return direction[slot[i]]; }
   std::uint32_t index_a_of(int i) const { return index_a[slot[i]]; }
   std::uint32_t index_b_of(int i) const { return index_b[slot[i]]; }
 

@@ -113,6 +113,14 @@ struct SupportCursor<S> {
     return index = shape.support_index(d);
   }
   [[gnu::always_inline]] glm::vec3 operator()(const glm::vec3& d) { return shape.vertex(pick(d)); }
+  /// Vertex i (< vertex_count()) in GJK's vector form, for warm starts by index.
+  [[gnu::always_inline]] F4 vertex4(std::uint32_t i) const {
+    if constexpr (requires { shape.vertex4(i); }) {
+      return shape.vertex4(i);
+    } else {
+      return load(shape.vertex(i));
+    }
+  }
   /// Shapes that keep their vertices padded to four floats (ConvexHull) load one in one step.
   [[gnu::always_inline]] F4 operator()(F4 d) requires requires(std::uint32_t i) {
     { shape.vertex4(i) } -> std::same_as<F4>;
@@ -131,6 +139,8 @@ struct SupportCursor<Segment> {
     index = shape.support_index(d);
     return shape.vertex(index);
   }
+  /// End i (0: a, otherwise b) from the registers, without a branch.
+  F4 vertex4(std::uint32_t i) const { return select(i != 0u, b, a); }
   /// The same choice as Segment::support (d·(b − a) > 0 picks b, rounded alike).
   F4 operator()(F4 d) {
     const bool to_b = dot(d, ab) > 0.f;
