@@ -45,12 +45,14 @@ struct Simplex {
     slot[count] = s;
   }
 
-  /// Keeps the vertices in `closest.mask` (among the first `total`) with their weights.
-  /// Branch-free compaction: every vertex is copied down, the position advances only when kept.
-  void keep(const detail::Closest4& closest, int total) {
+  /// Keeps the vertices in `closest.mask` with their weights. Branch-free compaction: every
+  /// vertex is copied down, the position advances only when kept. All four positions are
+  /// visited (a vertex past the simplex is never in the mask): a loop over the simplex's size
+  /// would exit after a count that changes from call to call.
+  void keep(const detail::Closest4& closest) {
     int n = 0;
     used = 0;
-    for (int i = 0; i < total; ++i) {
+    for (int i = 0; i < 4; ++i) {
       const unsigned kept = (closest.mask >> i) & 1u;
       w[n] = w[i];
       slot[n] = slot[i];
@@ -84,11 +86,15 @@ struct Simplex {
   std::uint32_t index_a_of(int i) const { return index_a[slot[i]]; }
   std::uint32_t index_b_of(int i) const { return index_b[slot[i]]; }
 
+  /// Makes the staged vertex part of the simplex.
+  void admit() {
+    used |= 1u << slot[count];
+    ++count;
+  }
   /// Makes the staged vertex part of the simplex unless it repeats one (false then).
   bool admit_staged() {
     if (contains(w[count])) return false;
-    used |= 1u << slot[count];
-    ++count;
+    admit();
     return true;
   }
 };
