@@ -8,12 +8,28 @@
 #include <glide/gjk/closest_point.hpp>
 #include <glide/gjk/detail/vec4.hpp>
 
+#include <array>
 #include <cstdint>
 
 namespace glide::gjk {
 
 struct Simplex {
   using F4 = detail::F4;
+
+  /// For each 4-bit mask of kept vertices: bits 2j, 2j + 1 say where position j takes its
+  /// vertex from, bits 8 and up how many are kept (a table: x86-64's baseline has no popcnt).
+  static constexpr std::array<std::uint16_t, 16> k_keep_from = [] {
+    std::array<std::uint16_t, 16> table{};
+    for (unsigned mask = 0; mask < 16; ++mask) {
+      unsigned from = 0, j = 0;
+      for (unsigned i = 0; i < 4; ++i)
+        if ((mask >> i) & 1u) from |= i << (2 * j++);
+      from |= j << 8;
+      for (; j < 4; ++j) from |= j << (2 * j);
+      table[mask] = static_cast<std::uint16_t>(from);
+    }
+    return table;
+  }();
 
   F4 w[4]{}; ///< vertices of A − B, in simplex order (m); zeroed: contains() reads all four
   /// Where each vertex's support points are stored. Zeroed, and afterwards only ever holds
@@ -45,22 +61,21 @@ struct Simplex {
     slot[count] = s;
   }
 
-  /// Keeps the vertices in `closest.mask` with their weights. Branch-free compaction: every
-  /// vertex is copied down, the position advances only when kept. All four positions are
-  /// visited (a vertex past the simplex is never in the mask): a loop over the simplex's size
-  /// would exit after a count that changes from call to call.
+  /// Keeps the vertices in `closest.mask` with their weights, in order. Position j takes
+  /// vertex k_keep_from[mask] >> 2j & 3 (the j-th kept one; positions past the new count copy
+  /// themselves), so the four copies are independent: no branch, and no store address waiting
+  /// on the count of vertices kept before it as in a copy-down loop.
   void keep(const detail::Closest4& closest) {
-    int n = 0;
+    const unsigned mask = closest.mask & 0xFu, from = k_keep_from[mask];
     used = 0;
-    for (int i = 0; i < 4; ++i) {
-      const unsigned kept = (closest.mask >> i) & 1u;
-      w[n] = w[i];
-      slot[n] = slot[i];
-      weights[n] = closest.weights[static_cast<std::size_t>(i)];
-      used |= kept << slot[i];
-      n += static_cast<int>(kept);
+    for (int i = 0; i < 4; ++i) used |= ((mask >> i) & 1u) << slot[i];
+    for (int j = 0; j < 4; ++j) { // from j on (in place: k >= j, increasing in j)
+      const unsigned k = (from >> (2 * j)) & 3u;
+      w[j] = w[k];
+      slot[j] = slot[k];
+      weights[j] = closest.weights[k];
     }
-    count = n;
+    count = static_cast<int>(from >> 8);
   }
 
   /// Whether p is one of the first `count` vertices. All four are compared, with no loop
