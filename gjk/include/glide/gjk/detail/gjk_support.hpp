@@ -149,6 +149,31 @@ struct SupportCursor<Segment> {
   }
 };
 
+/// q·v·q⁻¹ for the unit quaternion with vector part `qv` and scalar part `qw` (splat), the
+/// products and sums of glm's quat * vec3 in its order, so the result is bit-identical.
+inline F4 rotate(F4 qv, F4 qw, F4 v) {
+  const F4 uv = cross(qv, v);
+  const F4 uuv = cross(qv, uv);
+  return v + (uv * qw + uuv) * splat(2.f);
+}
+
+/// A placed shape: the direction is turned into the shape's frame and the support point
+/// back, on vectors (through glm, the two rotations were most of the support's cost).
+template <class S>
+struct SupportCursor<Transformed<S>> {
+  const Transformed<S>& shape;
+  std::uint32_t index = 0;
+  F4 to_world = load({shape.transform.rotation.x, shape.transform.rotation.y, shape.transform.rotation.z});
+  F4 to_local = -to_world; // the conjugate's vector part
+  F4 scalar = splat(shape.transform.rotation.w);
+  F4 translation = load(shape.transform.translation);
+  glm::vec3 operator()(const glm::vec3& d) { return shape.support(d); }
+  F4 operator()(F4 d) {
+    const F4 local = rotate(to_local, scalar, d);
+    return rotate(to_world, scalar, load(shape.shape.support(to_vec3(local)))) + translation;
+  }
+};
+
 /// Support along d in GJK's vector form; cursors without an F4 form go through glm.
 template <class Cursor>
 [[gnu::always_inline]] inline F4 support4(Cursor& cursor, F4 d) {
