@@ -66,16 +66,19 @@ struct Simplex {
   /// themselves), so the four copies are independent: no branch, and no store address waiting
   /// on the count of vertices kept before it as in a copy-down loop.
   void keep(const detail::Closest4& closest) {
-    const unsigned mask = closest.mask & 0xFu, from = k_keep_from[mask];
-    used = 0;
-    for (int i = 0; i < 4; ++i) used |= ((mask >> i) & 1u) << slot[i];
-    for (int j = 0; j < 4; ++j) { // from j on (in place: k >= j, increasing in j)
+    const unsigned from = k_keep_from[closest.mask & 0xFu];
+    const int kept = static_cast<int>(from >> 8);
+    unsigned kept_slots = 0;
+    for (int j = 0; j < 4; ++j) { // in place: k >= j, increasing in j
       const unsigned k = (from >> (2 * j)) & 3u;
+      const int s = slot[k];
       w[j] = w[k];
-      slot[j] = slot[k];
+      slot[j] = s;
       weights[j] = closest.weights[k];
+      kept_slots |= static_cast<unsigned>(j < kept) << s;
     }
-    count = static_cast<int>(from >> 8);
+    used = kept_slots;
+    count = kept;
   }
 
   /// Whether p is one of the first `count` vertices. All four are compared, with no loop
