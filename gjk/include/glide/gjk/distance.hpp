@@ -35,7 +35,7 @@ struct DistanceSettings {
 /// no support search; otherwise the search directions that found them are searched again.
 /// Either rebuilds a simplex next to the new answer, so a query whose shapes moved a little
 /// usually ends after one iteration. Any cache is safe to pass: indices out of range and
-/// non-finite directions are skipped.
+/// non-finite directions are skipped, and repeated vertices are handled as a degenerate simplex.
 struct SimplexCache {
   std::array<glm::vec3, 4> directions{};  ///< A was searched along each, B along its opposite (any length)
   std::array<std::uint32_t, 4> index_a{}; ///< vertex of A behind each simplex vertex (when `indexed`)

@@ -33,8 +33,8 @@ struct Simplex {
 
   F4 w[4]{}; ///< vertices of A − B, in simplex order (m); zeroed: contains() reads all four
   /// Where each vertex's support points are stored. Zeroed, and afterwards only ever holds
-  /// slots that were staged, so combine() reads only written support points (a and b need
-  /// no zeroing, which was a sixth of a warm-started query's stores).
+  /// slots that were staged (slot 0 is staged first), so combine() reads only written support
+  /// points and a and b need no zeroing (eight stores fewer per query).
   int slot[4] = {};
   float weights[4] = {1.f, 0.f, 0.f, 0.f}; ///< barycentric weights of the closest point, in simplex order
   int count = 0;
