@@ -8,7 +8,9 @@
 
 #include <glm/gtc/constants.hpp>
 
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <utility>
 #include <vector>
@@ -309,6 +311,34 @@ TEST_CASE("warm start: same answers as a cold start, fewer iterations on a movin
     const DistanceResult r = distance(Segment{{3, 0, 0}, {3, 1, 0}}, hull, {}, &cache);
     CHECK(r.status == Status::converged);
     CHECK_APPROX(r.distance, 2.f, tol);
+  }
+  SUBCASE("repeated vertices in an indexed cache give the same answer") {
+    // A zero-length segment makes (0, k) and (1, k) the same vertex of A - B, and a cache may
+    // list a pair twice: the warm start does not test for repeats, the sub-algorithm treats
+    // them as a degenerate simplex. Cube vertices 7 = (1, 1, 1), 5 = (1, -1, 1), 3 = (1, 1, -1).
+    const glm::vec3 p{3.f, 0.5f, 0.2f};
+    const Segment point_like{p, p};
+    const Segment stick{{3.f, 0.5f, 0.2f}, {3.5f, 0.5f, 0.2f}};
+    const std::array<std::array<std::uint32_t, 4>, 4> index_a{{{0, 1, 0, 1}, {0, 0, 1, 1}, {0, 0, 0, 0}, {1, 0, 1, 0}}};
+    const std::array<std::array<std::uint32_t, 4>, 4> index_b{{{7, 7, 5, 5}, {7, 7, 3, 3}, {3, 3, 3, 3}, {5, 5, 7, 3}}};
+    for (const Segment& s : {point_like, stick}) {
+      for (std::size_t k = 0; k < index_a.size(); ++k) {
+        for (int count = 2; count <= 4; ++count) {
+          cache.index_a = index_a[k];
+          cache.index_b = index_b[k];
+          cache.count = count;
+          cache.indexed = true;
+          cache.valid = true;
+          const DistanceResult r = distance(s, hull, {}, &cache);
+          CHECK(r.status == Status::converged);
+          CHECK_APPROX(r.distance, 2.f, tol);
+          CHECK_APPROX(r.point_a, p, tol);
+          CHECK_APPROX(r.point_b, glm::vec3(1.f, 0.5f, 0.2f), tol);
+          CHECK_APPROX(r.normal, glm::vec3(1.f, 0.f, 0.f), tol);
+          CHECK(cache.count >= 1);
+        }
+      }
+    }
   }
   SUBCASE("vertex indices out of range are skipped") {
     CHECK(cache.indexed); // segment and hull both number their vertices

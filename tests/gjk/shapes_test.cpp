@@ -1,11 +1,15 @@
 #include "approx.hpp"
 
+#include <glide/gjk/convex_hull.hpp>
+#include <glide/gjk/detail/gjk_support.hpp>
 #include <glide/gjk/shapes.hpp>
 
 #include <glm/gtc/constants.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <random>
+#include <vector>
 
 using namespace glide::gjk;
 
@@ -59,6 +63,32 @@ TEST_CASE("Transformed rotates the query direction into the shape and the result
   // The box's long local x axis now points along world -z.
   CHECK_APPROX(box.support({0, 1, -1}), glm::vec3(10 - 1, 1, -2), 1e-5f);
   CHECK_APPROX(box.transform.apply_inverse(box.transform.apply({1, 2, 3})), glm::vec3(1, 2, 3), 1e-5f);
+}
+
+TEST_CASE("GJK's vector-form support of a Transformed shape is support() bit for bit") {
+  // distance() rotates on 4-float vectors; it must round exactly as glm's quaternion product.
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::vector<glm::vec3> points(12);
+  for (glm::vec3& p : points) p = {u(rng), u(rng), u(rng)};
+  const ConvexHull hull(points);
+  for (int k = 0; k < 200; ++k) {
+    const glm::quat q = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
+    const Transform t{q, 1e3f * glm::vec3{u(rng), u(rng), u(rng)}};
+    const Transformed<ConvexHull> placed{hull, t};
+    const Transformed<Box> box{Box{{0.5f, 2.f, 1.f}}, t};
+    glide::gjk::detail::SupportCursor<Transformed<ConvexHull>> hull_cursor{placed};
+    glide::gjk::detail::SupportCursor<Transformed<Box>> box_cursor{box};
+    for (int i = 0; i < 20; ++i) {
+      const glm::vec3 d{u(rng), u(rng), u(rng)};
+      const glm::vec3 h =
+          glide::gjk::detail::to_vec3(glide::gjk::detail::support4(hull_cursor, glide::gjk::detail::load(d)));
+      const glm::vec3 b =
+          glide::gjk::detail::to_vec3(glide::gjk::detail::support4(box_cursor, glide::gjk::detail::load(d)));
+      CHECK(h == placed.support(d));
+      CHECK(b == box.support(d));
+    }
+  }
 }
 
 TEST_CASE("Swept adds the motion on the side it faces") {

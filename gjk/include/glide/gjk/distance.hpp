@@ -35,7 +35,7 @@ struct DistanceSettings {
 /// no support search; otherwise the search directions that found them are searched again.
 /// Either rebuilds a simplex next to the new answer, so a query whose shapes moved a little
 /// usually ends after one iteration. Any cache is safe to pass: indices out of range and
-/// non-finite directions are skipped.
+/// non-finite directions are skipped, and repeated vertices are handled as a degenerate simplex.
 struct SimplexCache {
   std::array<glm::vec3, 4> directions{};  ///< A was searched along each, B along its opposite (any length)
   std::array<std::uint32_t, 4> index_a{}; ///< vertex of A behind each simplex vertex (when `indexed`)
@@ -90,7 +90,7 @@ template <class A, class B>
                                                  Simplex& simplex, float& max_w2, F4 d) {
   const F4 pa = support4(support_a, d);
   const F4 pb = support4(support_b, -d);
-  simplex.stage(pa, pb, d, support_a.index, support_b.index);
+  simplex.stage(pa, pb, to_vec3(d), support_a.index, support_b.index);
   return staged_finite(simplex, max_w2);
 }
 
@@ -100,12 +100,17 @@ bool warm_start(const A& a, const B& b, SupportCursor<A>& support_a, SupportCurs
                 const SimplexCache& cache, Simplex& simplex, float& max_w2) {
   if constexpr (IndexedSupport<A> && IndexedSupport<B>) {
     if (cache.indexed) {
+      // No test for repeated vertices here (unlike below): the cache holds the distinct
+      // vertices of the last simplex, which repeat only if the shapes have coincident
+      // vertices (a zero-length segment), and the sub-algorithm handles coincident vertices
+      // like any degenerate simplex. The test compared each new vertex with the ones just
+      // stored and cost about a third of a warm-started query.
       for (int i = 0; i < cache.count; ++i) {
         const std::uint32_t ia = cache.index_a[i], ib = cache.index_b[i];
         if (ia >= a.vertex_count() || ib >= b.vertex_count()) continue;
-        simplex.stage(load(a.vertex(ia)), load(b.vertex(ib)), load(cache.directions[i]), ia, ib);
+        simplex.stage(support_a.vertex4(ia), support_b.vertex4(ib), cache.directions[i], ia, ib);
         if (!staged_finite(simplex, max_w2)) return false;
-        simplex.admit_staged();
+        simplex.admit();
       }
       support_a.index = simplex.count > 0 ? simplex.index_a_of(0) : 0;
       support_b.index = simplex.count > 0 ? simplex.index_b_of(0) : 0;
@@ -138,7 +143,7 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
     simplex.admit_staged();
   }
   const Closest4 closest = closest_to_origin(simplex.w, simplex.count);
-  simplex.keep(closest, simplex.count);
+  simplex.keep(closest);
   F4 v = closest.point;
   float vv = closest.distance_squared;
   bool overlap = closest.contains_origin;
@@ -165,7 +170,7 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
     if (simplex.contains(w)) break; // no new vertex: v is already exact for these shapes
     const Closest4 next = closest_to_origin(simplex.w, simplex.count + 1, true);
     if (next.contains_origin) {
-      simplex.keep(next, simplex.count + 1);
+      simplex.keep(next);
       overlap = true;
       break;
     }
@@ -173,7 +178,7 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
       result.status = Status::degenerate; // rounding: the new vertex does not bring the simplex closer
       break;
     }
-    simplex.keep(next, simplex.count + 1);
+    simplex.keep(next);
     v = next.point;
     vv = next.distance_squared;
   }
@@ -187,7 +192,7 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
   if (cache) {
     cache->count = simplex.count;
     for (int i = 0; i < simplex.count; ++i) {
-      cache->directions[i] = to_vec3(simplex.direction_of(i));
+      cache->directions[i] = simplex.direction_of(i);
       cache->index_a[i] = simplex.index_a_of(i);
       cache->index_b[i] = simplex.index_b_of(i);
     }

@@ -8,6 +8,7 @@
 #include <glide/gjk/closest_point.hpp>
 #include <glide/gjk/detail/vec4.hpp>
 
+#include <array>
 #include <cstdint>
 
 namespace glide::gjk {
@@ -15,22 +16,41 @@ namespace glide::gjk {
 struct Simplex {
   using F4 = detail::F4;
 
-  F4 w[4]{};        ///< vertices of A − B, in simplex order (m); zeroed so no read is of unset memory
-  int slot[4] = {}; ///< where each vertex's support points are stored
+  /// For each 4-bit mask of kept vertices: bits 2j, 2j + 1 say where position j takes its
+  /// vertex from, bits 8 and up how many are kept (a table: x86-64's baseline has no popcnt).
+  static constexpr std::array<std::uint16_t, 16> k_keep_from = [] {
+    std::array<std::uint16_t, 16> table{};
+    for (unsigned mask = 0; mask < 16; ++mask) {
+      unsigned from = 0, j = 0;
+      for (unsigned i = 0; i < 4; ++i)
+        if ((mask >> i) & 1u) from |= i << (2 * j++);
+      from |= j << 8;
+      for (; j < 4; ++j) from |= j << (2 * j);
+      table[mask] = static_cast<std::uint16_t>(from);
+    }
+    return table;
+  }();
+
+  F4 w[4]{}; ///< vertices of A − B, in simplex order (m); zeroed: contains() reads all four
+  /// Where each vertex's support points are stored. Zeroed, and afterwards only ever holds
+  /// slots that were staged (slot 0 is staged first), so combine() reads only written support
+  /// points and a and b need no zeroing (eight stores fewer per query).
+  int slot[4] = {};
   float weights[4] = {1.f, 0.f, 0.f, 0.f}; ///< barycentric weights of the closest point, in simplex order
   int count = 0;
   unsigned used = 0; ///< bit s set: slot s holds a vertex of the simplex
-  // Support points by slot: only w and the slot index move when vertices are dropped. Zeroed:
-  // combine() reads all four slots and discards the unused ones.
-  F4 a[4]{};                ///< support points on A (m)
-  F4 b[4]{};                ///< support points on B (m)
-  F4 direction[4];          ///< the direction A was searched along (B along its opposite)
+  // Support points by slot: only w and the slot index move when vertices are dropped.
+  F4 a[4]; ///< support points on A (m)
+  F4 b[4]; ///< support points on B (m)
+  /// The direction A was searched along (B along its opposite), as SimplexCache keeps it: a
+  /// warm start copies it in and out without converting.
+  glm::vec3 direction[4];
   std::uint32_t index_a[4]; ///< vertex index of a (IndexedSupport shapes; 0 otherwise)
   std::uint32_t index_b[4]; ///< vertex index of b
 
   /// Writes a candidate vertex after the last one; `keep` makes it part of the simplex,
   /// until then the simplex is unchanged.
-  void stage(F4 pa, F4 pb, F4 d, std::uint32_t ia, std::uint32_t ib) {
+  void stage(F4 pa, F4 pb, const glm::vec3& d, std::uint32_t ia, std::uint32_t ib) {
     const int s = __builtin_ctz(~used);
     a[s] = pa;
     b[s] = pb;
@@ -41,20 +61,24 @@ struct Simplex {
     slot[count] = s;
   }
 
-  /// Keeps the vertices in `closest.mask` (among the first `total`) with their weights.
-  /// Branch-free compaction: every vertex is copied down, the position advances only when kept.
-  void keep(const detail::Closest4& closest, int total) {
-    int n = 0;
-    used = 0;
-    for (int i = 0; i < total; ++i) {
-      const unsigned kept = (closest.mask >> i) & 1u;
-      w[n] = w[i];
-      slot[n] = slot[i];
-      weights[n] = closest.weights[static_cast<std::size_t>(i)];
-      used |= kept << slot[i];
-      n += static_cast<int>(kept);
+  /// Keeps the vertices in `closest.mask` with their weights, in order. Position j takes
+  /// vertex k_keep_from[mask] >> 2j & 3 (the j-th kept one; positions past the new count copy
+  /// themselves), so the four copies are independent: no branch, and no store address waiting
+  /// on the count of vertices kept before it as in a copy-down loop.
+  void keep(const detail::Closest4& closest) {
+    const unsigned from = k_keep_from[closest.mask & 0xFu];
+    const int kept = static_cast<int>(from >> 8);
+    unsigned kept_slots = 0;
+    for (int j = 0; j < 4; ++j) { // in place: k >= j, increasing in j
+      const unsigned k = (from >> (2 * j)) & 3u;
+      const int s = slot[k];
+      w[j] = w[k];
+      slot[j] = s;
+      weights[j] = closest.weights[k];
+      kept_slots |= static_cast<unsigned>(j < kept) << s;
     }
-    count = n;
+    used = kept_slots;
+    count = kept;
   }
 
   /// Whether p is one of the first `count` vertices. All four are compared, with no loop
@@ -76,15 +100,19 @@ struct Simplex {
   }
   F4 point_a() const { return combine(a); }
   F4 point_b() const { return combine(b); }
-  F4 direction_of(int i) const { return direction[slot[i]]; }
+  const glm::vec3& direction_of(int i) const { return direction[slot[i]]; }
   std::uint32_t index_a_of(int i) const { return index_a[slot[i]]; }
   std::uint32_t index_b_of(int i) const { return index_b[slot[i]]; }
 
+  /// Makes the staged vertex part of the simplex.
+  void admit() {
+    used |= 1u << slot[count];
+    ++count;
+  }
   /// Makes the staged vertex part of the simplex unless it repeats one (false then).
   bool admit_staged() {
     if (contains(w[count])) return false;
-    used |= 1u << slot[count];
-    ++count;
+    admit();
     return true;
   }
 };

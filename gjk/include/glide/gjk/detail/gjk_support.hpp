@@ -113,6 +113,14 @@ struct SupportCursor<S> {
     return index = shape.support_index(d);
   }
   [[gnu::always_inline]] glm::vec3 operator()(const glm::vec3& d) { return shape.vertex(pick(d)); }
+  /// Vertex i (< vertex_count()) in GJK's vector form, for warm starts by index.
+  [[gnu::always_inline]] F4 vertex4(std::uint32_t i) const {
+    if constexpr (requires { shape.vertex4(i); }) {
+      return shape.vertex4(i);
+    } else {
+      return load(shape.vertex(i));
+    }
+  }
   /// Shapes that keep their vertices padded to four floats (ConvexHull) load one in one step.
   [[gnu::always_inline]] F4 operator()(F4 d) requires requires(std::uint32_t i) {
     { shape.vertex4(i) } -> std::same_as<F4>;
@@ -131,11 +139,38 @@ struct SupportCursor<Segment> {
     index = shape.support_index(d);
     return shape.vertex(index);
   }
+  /// End i (0: a, otherwise b) from the registers, without a branch.
+  F4 vertex4(std::uint32_t i) const { return select(i != 0u, b, a); }
   /// The same choice as Segment::support (d·(b − a) > 0 picks b, rounded alike).
   F4 operator()(F4 d) {
     const bool to_b = dot(d, ab) > 0.f;
     index = to_b ? 1u : 0u;
     return select(to_b, b, a); // which end is random between queries: no branch
+  }
+};
+
+/// q·v·q⁻¹ for the unit quaternion with vector part `qv` and scalar part `qw` (splat), the
+/// products and sums of glm's quat * vec3 in its order, so the result is bit-identical.
+inline F4 rotate(F4 qv, F4 qw, F4 v) {
+  const F4 uv = cross(qv, v);
+  const F4 uuv = cross(qv, uv);
+  return v + (uv * qw + uuv) * splat(2.f);
+}
+
+/// A placed shape: the direction is turned into the shape's frame and the support point
+/// back, on vectors (through glm, the two rotations were most of the support's cost).
+template <class S>
+struct SupportCursor<Transformed<S>> {
+  const Transformed<S>& shape;
+  std::uint32_t index = 0;
+  F4 to_world = load({shape.transform.rotation.x, shape.transform.rotation.y, shape.transform.rotation.z});
+  F4 to_local = -to_world; // the conjugate's vector part
+  F4 scalar = splat(shape.transform.rotation.w);
+  F4 translation = load(shape.transform.translation);
+  glm::vec3 operator()(const glm::vec3& d) { return shape.support(d); }
+  F4 operator()(F4 d) {
+    const F4 local = rotate(to_local, scalar, d);
+    return rotate(to_world, scalar, load(shape.shape.support(to_vec3(local)))) + translation;
   }
 };
 
