@@ -1,6 +1,7 @@
 // Transformed<S> against the double-precision oracle on the placed points: GJK rotates
-// directions and support points itself (a matrix per query), so a wrong rotation, a swapped
-// inverse or a lost translation shows here as a wrong distance or a point off the shape.
+// directions and support points itself (on vectors, around the inner shape's cursor), so a
+// wrong rotation, a swapped inverse or a lost translation shows here as a wrong distance or a
+// point off the shape.
 #include "approx.hpp"
 #include "gjk_oracle.hpp"
 

@@ -157,23 +157,6 @@ inline F4 rotate(F4 qv, F4 qw, F4 v) {
   return v + (uv * qw + uuv) * splat(2.f);
 }
 
-/// A placed shape: the direction is turned into the shape's frame and the support point
-/// back, on vectors (through glm, the two rotations were most of the support's cost).
-template <class S>
-struct SupportCursor<Transformed<S>> {
-  const Transformed<S>& shape;
-  std::uint32_t index = 0;
-  F4 to_world = load({shape.transform.rotation.x, shape.transform.rotation.y, shape.transform.rotation.z});
-  F4 to_local = -to_world; // the conjugate's vector part
-  F4 scalar = splat(shape.transform.rotation.w);
-  F4 translation = load(shape.transform.translation);
-  glm::vec3 operator()(const glm::vec3& d) { return shape.support(d); }
-  F4 operator()(F4 d) {
-    const F4 local = rotate(to_local, scalar, d);
-    return rotate(to_world, scalar, load(shape.shape.support(to_vec3(local)))) + translation;
-  }
-};
-
 /// Support along d in GJK's vector form; cursors without an F4 form go through glm.
 template <class Cursor>
 [[gnu::always_inline]] inline F4 support4(Cursor& cursor, F4 d) {
@@ -186,32 +169,22 @@ template <class Cursor>
   }
 }
 
-/// A placed shape: its rotation becomes a matrix once per query, so a support call is two
-/// 3×3 products in vector form around the inner shape's own cursor (which keeps its warm hill
-/// climbing and vector-form vertices) instead of two quaternion rotations through glm.
-/// Results differ from Transformed::support by rounding only.
+/// A placed shape: the direction is turned into the shape's frame and the support point
+/// back on vectors, around the inner shape's own cursor (which keeps its warm hill climbing
+/// and vector-form vertices). Through glm, the two rotations were most of the support's cost.
 template <class S>
 struct SupportCursor<Transformed<S>> {
   const Transformed<S>& shape;
-  std::uint32_t index = 0; // the inner index means nothing to a caller: not an indexed shape
+  std::uint32_t index = 0; // the inner shape's index means nothing to a caller
   SupportCursor<S> inner{shape.shape};
-  F4 column[3], row[3], translation = load(shape.transform.translation);
-
-  explicit SupportCursor(const Transformed<S>& s) : shape(s) {
-    const glm::quat& q = s.transform.rotation;
-    // Columns of R are the rotated axes; rows of R are the columns of R⁻¹ = Rᵀ.
-    const glm::vec3 axes[3] = {q * glm::vec3(1, 0, 0), q * glm::vec3(0, 1, 0), q * glm::vec3(0, 0, 1)};
-    for (int i = 0; i < 3; ++i) {
-      column[i] = load(axes[i]);
-      row[i] = F4{axes[0][i], axes[1][i], axes[2][i], 0.f};
-    }
-  }
-  [[gnu::always_inline]] F4 operator()(F4 d) {
-    const F4 local = row[0] * d[0] + row[1] * d[1] + row[2] * d[2];
-    const F4 p = support4(inner, local);
-    return column[0] * p[0] + column[1] * p[1] + column[2] * p[2] + translation;
-  }
+  F4 to_world = load({shape.transform.rotation.x, shape.transform.rotation.y, shape.transform.rotation.z});
+  F4 to_local = -to_world; // the conjugate's vector part
+  F4 scalar = splat(shape.transform.rotation.w);
+  F4 translation = load(shape.transform.translation);
   glm::vec3 operator()(const glm::vec3& d) { return to_vec3((*this)(load(d))); }
+  [[gnu::always_inline]] F4 operator()(F4 d) {
+    return rotate(to_world, scalar, support4(inner, rotate(to_local, scalar, d))) + translation;
+  }
 };
 
 /// Other shapes with a hinted support(d, hint).
