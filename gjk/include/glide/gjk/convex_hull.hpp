@@ -19,7 +19,7 @@ struct ConvexHullSettings {
   /// not a vertex. The default sits above float rounding of coordinates near the cloud.
   float tolerance = 1e-6f; ///< (fraction of r, in [1e-9, 0.1])
   /// Hulls with at least this many vertices answer support(dir) by hill climbing over vertex
-  /// adjacency from the vertex extreme along the direction's main axis; smaller ones scan
+  /// adjacency from the vertex extreme along the nearest of 26 fixed directions; smaller ones scan
   /// every vertex (SIMD, inline). Measured inside GJK's loop (bench/gjk_distance_bench.cpp):
   /// the scan never mispredicts a branch, the climb's data-dependent steps do, so the scan
   /// wins up to about 160 vertices although it computes more dot products.
@@ -94,6 +94,7 @@ public:
   glm::vec3 bounds_max() const { return bounds_max_; }
 
   static constexpr std::uint32_t k_no_vertex = std::numeric_limits<std::uint32_t>::max();
+  static constexpr std::uint32_t k_start_directions = 26; ///< cold hill-climb start table size
 
 private:
   std::uint32_t climb_from(const glm::vec3& dir, std::uint32_t start) const;
@@ -113,7 +114,9 @@ private:
   std::vector<HullFace> faces_;
   std::vector<std::uint32_t> neighbor_begin_; ///< CSR offsets into neighbors_, one per vertex plus one
   std::vector<std::uint32_t> neighbors_;
-  std::array<std::uint32_t, 6> axis_extreme_{}; ///< hill-climb start: vertex extreme along +x, -x, +y, -y, +z, -z
+  /// Cold hill-climb starts: the vertex extreme along each of the cube's 26 face, edge and
+  /// corner directions (convex_hull.cpp).
+  std::array<std::uint32_t, k_start_directions> start_extreme_{};
   glm::vec3 bounds_min_{0.f}, bounds_max_{0.f};
   int dimension_ = 0;
   bool climb_cold_ = false, climb_warm_ = false;

@@ -87,7 +87,7 @@ struct SupportCursor {
 
 /// Climbing from the last vertex pays only when the direction turned by less than 60°
 /// (separated shapes); near contact and in overlap GJK's direction flips and a cold start
-/// (from the hull's axis extremes) is shorter. Updates `last`.
+/// (from the hull's table of 26 direction extremes) is shorter. Updates `last`.
 inline bool hint_helps(const glm::vec3& d, glm::vec3& last) {
   const float dl = glm::dot(d, last);
   const bool helps = dl > 0.f && 4.f * dl * dl > glm::dot(d, d) * glm::dot(last, last);
