@@ -5,6 +5,7 @@
 
 #include <glm/common.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -26,35 +27,25 @@ void validate(std::span<const glm::vec3> points, const ConvexHullSettings& setti
   }
 }
 
-// The 26 directions toward the faces, edges and corners of a cube, unit length, in the scan's
-// block layout (padded to 28 with copies of the first). A cold climb starts at the hull's
-// vertex extreme along the one nearest the query direction: at most about 35° off it, so the
-// climb takes fewer steps than from the extreme along the dominant axis (up to 55° off).
-struct StartDirections {
-  std::array<float, 7 * detail::k_scan_block> blocks{};
-  float dir[ConvexHull::k_start_directions][3]{};
-  constexpr StartDirections() {
-    constexpr float scale[4] = {0.f, 1.f, 0.70710678f, 0.57735027f}; // 1 / sqrt(nonzero components)
-    std::uint32_t n = 0;
-    for (int x = -1; x <= 1; ++x)
-      for (int y = -1; y <= 1; ++y)
-        for (int z = -1; z <= 1; ++z) {
-          const int nonzero = (x != 0) + (y != 0) + (z != 0);
-          if (nonzero == 0) continue;
-          const float s = scale[nonzero];
-          dir[n][0] = static_cast<float>(x) * s;
-          dir[n][1] = static_cast<float>(y) * s;
-          dir[n][2] = static_cast<float>(z) * s;
-          ++n;
-        }
-    for (std::uint32_t i = 0; i < 28; ++i)
-      for (int axis = 0; axis < 3; ++axis)
-        blocks[i / 4 * detail::k_scan_block + i % 4 + 4 * static_cast<std::uint32_t>(axis)] = dir[i < n ? i : 0][axis];
-  }
-  glm::vec3 direction(std::uint32_t k) const { return {dir[k][0], dir[k][1], dir[k][2]}; }
-};
-// constexpr: ready before any static initialiser elsewhere builds a hull.
-constexpr StartDirections k_start;
+// A cold climb starts at the hull's vertex extreme along the nearest of the 26 directions
+// toward a cube's faces, edges and corners (at most about 35° off the query, against 55° for
+// the dominant axis alone, so fewer steps). The nearest keeps the largest one, two or three
+// of the query's components, whichever normalised sum is largest; its cell is
+// (x + 1) * 9 + (y + 1) * 3 + (z + 1) for components -1, 0, +1, found without a table scan.
+std::uint32_t start_cell(const glm::vec3& dir) {
+  const glm::vec3 a{std::abs(dir.x), std::abs(dir.y), std::abs(dir.z)}; // glm::abs branches
+  const float hi = std::max(a.x, std::max(a.y, a.z)), lo = std::min(a.x, std::min(a.y, a.z));
+  const float mid = std::max(std::min(a.x, a.y), std::min(std::max(a.x, a.y), a.z)); // the median, exactly
+  const float axis = hi, edge = (hi + mid) * 0.70710678f, corner = (hi + mid + lo) * 0.57735027f;
+  // Components kept: those at least `cut` (ties keep both, which are equally near).
+  const float cut_edge = edge >= axis ? mid : hi;
+  const float cut = corner >= std::max(edge, axis) ? lo : cut_edge;
+  // Arithmetic, not branches: the query directions are random to the branch predictor.
+  const auto cell = [cut](float c) {
+    return 1 + static_cast<int>(std::abs(c) >= cut) * (2 * static_cast<int>(c > 0.f) - 1);
+  };
+  return static_cast<std::uint32_t>(cell(dir.x) * 9 + cell(dir.y) * 3 + cell(dir.z));
+}
 
 } // namespace
 
@@ -117,8 +108,11 @@ ConvexHull::ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettin
     neighbor_begin_.push_back(static_cast<std::uint32_t>(neighbors_.size()));
   }
 
-  for (std::uint32_t k = 0; k < k_start_directions; ++k)
-    start_extreme_[k] = detail::scan_support(scan_.data(), count_, k_start.direction(k));
+  for (std::uint32_t cell = 0; cell < k_start_cells; ++cell) {
+    const glm::vec3 dir(static_cast<float>(cell / 9) - 1.f, static_cast<float>(cell / 3 % 3) - 1.f,
+                        static_cast<float>(cell % 3) - 1.f);
+    start_extreme_[cell] = dir == glm::vec3(0.f) ? 0u : detail::scan_support(scan_.data(), count_, glm::normalize(dir));
+  }
   // The scan carries vertex indices as floats, exact below 2^24; larger hulls always climb.
   const bool huge = n >= (std::size_t{1} << 24);
   climb_cold_ = huge || n >= settings.hill_climb_min_vertices;
@@ -127,7 +121,7 @@ ConvexHull::ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettin
 
 std::uint32_t ConvexHull::climb_from(const glm::vec3& dir, std::uint32_t start) const {
   if (start < count_) return climb(dir, start);
-  return climb(dir, start_extreme_[detail::scan_support(k_start.blocks.data(), k_start_directions, dir)]);
+  return climb(dir, start_extreme_[start_cell(dir)]);
 }
 
 // On a convex polytope a vertex no neighbour beats is a global maximum. Moving only on strict

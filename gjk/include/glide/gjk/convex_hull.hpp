@@ -94,7 +94,7 @@ public:
   glm::vec3 bounds_max() const { return bounds_max_; }
 
   static constexpr std::uint32_t k_no_vertex = std::numeric_limits<std::uint32_t>::max();
-  static constexpr std::uint32_t k_start_directions = 26; ///< cold hill-climb start table size
+  static constexpr std::uint32_t k_start_cells = 27; ///< cold hill-climb starts: 3 x 3 x 3 direction cells
 
 private:
   std::uint32_t climb_from(const glm::vec3& dir, std::uint32_t start) const;
@@ -116,7 +116,7 @@ private:
   std::vector<std::uint32_t> neighbors_;
   /// Cold hill-climb starts: the vertex extreme along each of the cube's 26 face, edge and
   /// corner directions (convex_hull.cpp).
-  std::array<std::uint32_t, k_start_directions> start_extreme_{};
+  std::array<std::uint32_t, k_start_cells> start_extreme_{};
   glm::vec3 bounds_min_{0.f}, bounds_max_{0.f};
   int dimension_ = 0;
   bool climb_cold_ = false, climb_warm_ = false;
