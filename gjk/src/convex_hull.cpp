@@ -6,7 +6,6 @@
 #include <glm/common.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -25,26 +24,6 @@ void validate(std::span<const glm::vec3> points, const ConvexHullSettings& setti
       throw Error("ConvexHull: point " + std::to_string(i) + " is not finite (" + std::to_string(p.x) + ", " +
                   std::to_string(p.y) + ", " + std::to_string(p.z) + ")");
   }
-}
-
-// A cold climb starts at the hull's vertex extreme along the nearest of the 26 directions
-// toward a cube's faces, edges and corners (at most about 35° off the query, against 55° for
-// the dominant axis alone, so fewer steps). The nearest keeps the largest one, two or three
-// of the query's components, whichever normalised sum is largest; its cell is
-// (x + 1) * 9 + (y + 1) * 3 + (z + 1) for components -1, 0, +1, found without a table scan.
-std::uint32_t start_cell(const glm::vec3& dir) {
-  const glm::vec3 a{std::abs(dir.x), std::abs(dir.y), std::abs(dir.z)}; // glm::abs branches
-  const float hi = std::max(a.x, std::max(a.y, a.z)), lo = std::min(a.x, std::min(a.y, a.z));
-  const float mid = std::max(std::min(a.x, a.y), std::min(std::max(a.x, a.y), a.z)); // the median, exactly
-  const float axis = hi, edge = (hi + mid) * 0.70710678f, corner = (hi + mid + lo) * 0.57735027f;
-  // Components kept: those at least `cut` (ties keep both, which are equally near).
-  const float cut_edge = edge >= axis ? mid : hi;
-  const float cut = corner >= std::max(edge, axis) ? lo : cut_edge;
-  // Arithmetic, not branches: the query directions are random to the branch predictor.
-  const auto cell = [cut](float c) {
-    return 1 + static_cast<int>(std::abs(c) >= cut) * (2 * static_cast<int>(c > 0.f) - 1);
-  };
-  return static_cast<std::uint32_t>(cell(dir.x) * 9 + cell(dir.y) * 3 + cell(dir.z));
 }
 
 } // namespace
@@ -121,7 +100,7 @@ ConvexHull::ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettin
 
 std::uint32_t ConvexHull::climb_from(const glm::vec3& dir, std::uint32_t start) const {
   if (start < count_) return climb(dir, start);
-  return climb(dir, start_extreme_[start_cell(dir)]);
+  return climb(dir, start_extreme_[detail::nearest_cube_cell(dir)]);
 }
 
 // On a convex polytope a vertex no neighbour beats is a global maximum. Moving only on strict

@@ -2,6 +2,7 @@
 #include "convex_hull_oracle.hpp"
 
 #include <glide/gjk/convex_hull.hpp>
+#include <glide/gjk/detail/hull_scan.hpp>
 #include <glide/gjk/error.hpp>
 
 #include <glm/common.hpp>
@@ -382,4 +383,32 @@ TEST_CASE("ConvexHull queries are total and the hull copies") {
     CHECK(glm::all(glm::lessThanEqual(hull.bounds_min(), v)));
     CHECK(glm::all(glm::lessThanEqual(v, hull.bounds_max())));
   }
+}
+
+TEST_CASE("Cold hill climbs start along the nearest of the 26 cube directions") {
+  // Brute force: the largest dot product with the normalised directions; a different cell
+  // passes only when it is as near (a tie, within rounding).
+  const auto direction = [](std::uint32_t cell) {
+    return glm::normalize(glm::vec3(float(cell / 9) - 1.f, float(cell / 3 % 3) - 1.f, float(cell % 3) - 1.f));
+  };
+  std::mt19937 rng(26);
+  std::normal_distribution<float> g;
+  std::uniform_int_distribution<int> pick(0, 4);
+  for (int i = 0; i < 100000; ++i) {
+    glm::vec3 d{g(rng), g(rng), g(rng)};
+    // Exact ties and zero components too: directions along axes, edges and corners.
+    if (i % 7 == 0) d[pick(rng) % 3] = 0.f;
+    if (i % 11 == 0) d.y = std::abs(d.x);
+    if (i % 13 == 0) d = glm::vec3(1, -1, 1) * std::abs(d.x);
+    if (d == glm::vec3(0.f)) continue;
+    float best = -2.f;
+    for (std::uint32_t cell = 0; cell < 27; ++cell)
+      if (cell != 13) best = std::max(best, glm::dot(d, direction(cell)));
+    const std::uint32_t got = glide::gjk::detail::nearest_cube_cell(d);
+    CAPTURE(d);
+    REQUIRE(got < 27);
+    REQUIRE(got != 13);
+    CHECK(glm::dot(d, direction(got)) >= best - 1e-6f * glm::length(d));
+  }
+  CHECK(glide::gjk::detail::nearest_cube_cell(glm::vec3(0.f)) == 0u);
 }

@@ -7,12 +7,34 @@
 
 #include <glm/vec3.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 namespace glide::gjk::detail {
+
+/// The nearest to `dir` of the 26 directions toward a cube's faces, edges and corners, as the
+/// cell (x + 1) * 9 + (y + 1) * 3 + (z + 1) of its components in {-1, 0, 1} (never 13; a zero
+/// `dir` gives 0). The nearest keeps the largest one, two or three of dir's components,
+/// whichever normalised sum is largest. Hill climbs start at the hull's extreme along it: at
+/// most about 35° off the query, against 55° for the dominant axis alone, so fewer steps.
+/// Arithmetic, not branches: query directions are random to the branch predictor.
+inline std::uint32_t nearest_cube_cell(const glm::vec3& dir) {
+  const float ax = std::abs(dir.x), ay = std::abs(dir.y), az = std::abs(dir.z);
+  const float hi = std::max(ax, std::max(ay, az)), lo = std::min(ax, std::min(ay, az));
+  const float mid = std::max(std::min(ax, ay), std::min(std::max(ax, ay), az)); // the median, exactly
+  const float axis = hi, edge = (hi + mid) * 0.70710678f, corner = (hi + mid + lo) * 0.57735027f;
+  // Components kept: those at least `cut` (ties keep both, which are equally near).
+  const float cut_edge = edge >= axis ? mid : hi;
+  const float cut = corner >= std::max(edge, axis) ? lo : cut_edge;
+  const auto cell = [cut](float c) {
+    return 1 + static_cast<int>(std::abs(c) >= cut) * (2 * static_cast<int>(c > 0.f) - 1);
+  };
+  return static_cast<std::uint32_t>(cell(dir.x) * 9 + cell(dir.y) * 3 + cell(dir.z));
+}
 
 /// Floats per block of four vertices in the scan layout.
 inline constexpr std::uint32_t k_scan_block = 12;
