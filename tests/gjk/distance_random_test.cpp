@@ -18,6 +18,7 @@
 
 using namespace glide::gjk;
 using glide::test::oracle_distance;
+using glide::test::random_unit;
 
 namespace {
 
@@ -28,15 +29,6 @@ struct Case {
   bool far = false;
   bool deep_overlap = false; ///< the segment passes through an interior point of the hull
 };
-
-glm::vec3 random_unit(std::mt19937& rng) {
-  std::normal_distribution<float> g;
-  for (;;) {
-    const glm::vec3 d{g(rng), g(rng), g(rng)};
-    const float len = glm::length(d);
-    if (len > 1e-3f) return d / len;
-  }
-}
 
 std::vector<glm::dvec3> segment_points(const Segment& s) { return {glm::dvec3(s.a), glm::dvec3(s.b)}; }
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <span>
 #include <vector>
 
@@ -161,6 +162,16 @@ inline double point_segment_distance(const glm::dvec3& p, const glm::dvec3& a, c
   const double dd = glm::dot(d, d);
   const double t = dd > 0.0 ? std::clamp(glm::dot(p - a, d) / dd, 0.0, 1.0) : 0.0;
   return glm::length(p - (a + t * d));
+}
+
+/// A uniformly random unit direction, for the randomized tests' case generators.
+inline glm::vec3 random_unit(std::mt19937& rng) {
+  std::normal_distribution<float> g;
+  for (;;) {
+    const glm::vec3 d{g(rng), g(rng), g(rng)};
+    const float len = glm::length(d);
+    if (len > 1e-3f) return d / len;
+  }
 }
 
 } // namespace glide::test

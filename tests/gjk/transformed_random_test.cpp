@@ -17,17 +17,9 @@
 
 using namespace glide::gjk;
 using glide::test::oracle_distance;
+using glide::test::random_unit;
 
 namespace {
-
-glm::vec3 random_unit(std::mt19937& rng) {
-  std::normal_distribution<float> g;
-  for (;;) {
-    const glm::vec3 d{g(rng), g(rng), g(rng)};
-    const float len = glm::length(d);
-    if (len > 1e-3f) return d / len;
-  }
-}
 
 // The placed points in double, from the float quaternion and translation as given.
 std::vector<glm::dvec3> placed(const std::vector<glm::vec3>& local, const Transform& t) {
