@@ -87,15 +87,16 @@ ConvexHull::ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettin
     neighbor_begin_.push_back(static_cast<std::uint32_t>(neighbors_.size()));
   }
 
-  for (std::uint32_t cell = 0; cell < k_start_cells; ++cell) {
-    const glm::vec3 dir(static_cast<float>(cell / 9) - 1.f, static_cast<float>(cell / 3 % 3) - 1.f,
-                        static_cast<float>(cell % 3) - 1.f);
-    start_extreme_[cell] = dir == glm::vec3(0.f) ? 0u : detail::scan_support(scan_.data(), count_, glm::normalize(dir));
-  }
   // The scan carries vertex indices as floats, exact below 2^24; larger hulls always climb.
   const bool huge = n >= (std::size_t{1} << 24);
   climb_cold_ = huge || n >= settings.hill_climb_min_vertices;
   climb_warm_ = huge || n >= settings.warm_hill_climb_min_vertices;
+  // Cold climbs' starts (climb_from); hulls that scan never read them.
+  for (std::uint32_t cell = 0; climb_cold_ && cell < k_start_cells; ++cell) {
+    const glm::vec3 dir(static_cast<float>(cell / 9) - 1.f, static_cast<float>(cell / 3 % 3) - 1.f,
+                        static_cast<float>(cell % 3) - 1.f);
+    start_extreme_[cell] = dir == glm::vec3(0.f) ? 0u : detail::scan_support(scan_.data(), count_, glm::normalize(dir));
+  }
 }
 
 std::uint32_t ConvexHull::climb_from(const glm::vec3& dir, std::uint32_t start) const {
