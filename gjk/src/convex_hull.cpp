@@ -93,8 +93,7 @@ ConvexHull::ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettin
   climb_warm_ = huge || n >= settings.warm_hill_climb_min_vertices;
   // Cold climbs' starts (climb_from); hulls that scan never read them.
   for (std::uint32_t cell = 0; climb_cold_ && cell < k_start_cells; ++cell) {
-    const glm::vec3 dir(static_cast<float>(cell / 9) - 1.f, static_cast<float>(cell / 3 % 3) - 1.f,
-                        static_cast<float>(cell % 3) - 1.f);
+    const glm::vec3 dir = detail::cube_cell_direction(cell);
     start_extreme_[cell] = dir == glm::vec3(0.f) ? 0u : detail::scan_support(scan_.data(), count_, glm::normalize(dir));
   }
 }

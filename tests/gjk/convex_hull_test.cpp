@@ -389,7 +389,7 @@ TEST_CASE("Cold hill climbs start along the nearest of the 26 cube directions") 
   // Brute force: the largest dot product with the normalised directions; a different cell
   // passes only when it is as near (a tie, within rounding).
   const auto direction = [](std::uint32_t cell) {
-    return glm::normalize(glm::vec3(float(cell / 9) - 1.f, float(cell / 3 % 3) - 1.f, float(cell % 3) - 1.f));
+    return glm::normalize(glide::gjk::detail::cube_cell_direction(cell));
   };
   std::mt19937 rng(26);
   std::normal_distribution<float> g;

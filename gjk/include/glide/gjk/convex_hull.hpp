@@ -94,7 +94,8 @@ public:
   glm::vec3 bounds_max() const { return bounds_max_; }
 
   static constexpr std::uint32_t k_no_vertex = std::numeric_limits<std::uint32_t>::max();
-  static constexpr std::uint32_t k_start_cells = 27; ///< cold hill-climb starts: 3 x 3 x 3 direction cells
+  static constexpr std::uint32_t k_start_cells =
+      detail::k_cube_cells; ///< cold hill-climb starts, one per direction cell
 
 private:
   std::uint32_t climb_from(const glm::vec3& dir, std::uint32_t start) const;

@@ -16,12 +16,21 @@
 
 namespace glide::gjk::detail {
 
+/// Cells of the 3 × 3 × 3 grid of directions with components in {-1, 0, 1}: cell
+/// (x + 1) * 9 + (y + 1) * 3 + (z + 1); cell 13 is the zero direction.
+inline constexpr std::uint32_t k_cube_cells = 27;
+
+/// The direction of a cell (not normalised; zero for cell 13).
+inline glm::vec3 cube_cell_direction(std::uint32_t cell) {
+  return {static_cast<float>(cell / 9) - 1.f, static_cast<float>(cell / 3 % 3) - 1.f,
+          static_cast<float>(cell % 3) - 1.f};
+}
+
 /// The nearest to `dir` of the 26 directions toward a cube's faces, edges and corners, as the
-/// cell (x + 1) * 9 + (y + 1) * 3 + (z + 1) of its components in {-1, 0, 1} (never 13; a zero
-/// `dir` gives 0). The nearest keeps the largest one, two or three of dir's components,
-/// whichever normalised sum is largest. Hill climbs start at the hull's extreme along it: at
-/// most about 35° off the query, against 55° for the dominant axis alone, so fewer steps.
-/// Arithmetic, not branches: query directions are random to the branch predictor.
+/// cell of its components (never 13; a zero `dir` gives 0). The nearest keeps the largest one, two or three of dir's
+/// components, whichever normalised sum is largest. Hill climbs start at the hull's extreme along it: at most about 35°
+/// off the query, against 55° for the dominant axis alone, so fewer steps. Arithmetic, not branches: query directions
+/// are random to the branch predictor.
 inline std::uint32_t nearest_cube_cell(const glm::vec3& dir) {
   const float ax = std::abs(dir.x), ay = std::abs(dir.y), az = std::abs(dir.z);
   const float hi = std::max(ax, std::max(ay, az)), lo = std::min(ax, std::min(ay, az));
