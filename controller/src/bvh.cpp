@@ -15,10 +15,8 @@ namespace glide::detail {
 
 namespace {
 
-constexpr int k_bins = 16;              // SAH candidates per axis
-constexpr std::uint32_t k_max_leaf = 4; // items a leaf may hold
-constexpr int k_sah_depth = 64;         // deeper ranges are split at the median instead
-constexpr float k_traversal_cost = 1.f; // cost of visiting a node, relative to testing one item
+constexpr int k_bins = 16;      // SAH candidates per axis
+constexpr int k_sah_depth = 64; // deeper ranges are split at the median instead
 
 struct Bin {
   gjk::Aabb bounds;
@@ -184,12 +182,13 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
     }
     nodes_[task.node].bounds = bounds;
 
-    auto make_leaf = [&] {
+    // Every leaf holds one item. The wide tree's slot box of a leaf is then the item's own box
+    // (to 1/255 of its node), so the walk reaches a leaf, and reads its block from memory, only
+    // for a real candidate; with leaves of up to four items, 28 % of the blocks read on a
+    // 100k level held none (docs/performance.md, session 5).
+    if (count == 1) {
       nodes_[task.node].first = task.begin;
-      nodes_[task.node].count = count;
-    };
-    if (count <= 2) {
-      make_leaf();
+      nodes_[task.node].count = 1;
       continue;
     }
 
@@ -197,13 +196,6 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
     std::uint32_t mid = task.begin;
     const Split best = task.depth < k_sah_depth ? best_split(first, count, centroid_bounds) : Split{};
     if (best.axis >= 0) {
-      const float parent_area = bounds.half_area();
-      const float leaf_cost = static_cast<float>(count);
-      const float split_cost = parent_area > 0.f ? k_traversal_cost + best.cost / parent_area : leaf_cost;
-      if (count <= k_max_leaf && leaf_cost <= split_cost) {
-        make_leaf();
-        continue;
-      }
       const int axis = best.axis;
       const float scale = static_cast<float>(k_bins) / extent[axis];
       const float lo = centroid_bounds.min[axis];
@@ -212,10 +204,6 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
       mid = static_cast<std::uint32_t>(split - prims.data());
     }
     if (mid == task.begin || mid == task.end) {
-      if (count <= k_max_leaf) {
-        make_leaf();
-        continue;
-      }
       // No useful SAH split (coincident centroids or too deep): halve by count along the
       // widest centroid axis, which bounds the depth by log2(n).
       int axis = 0;

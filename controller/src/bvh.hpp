@@ -235,7 +235,7 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
       if (entry.count == 0)
         prefetch_child(node, k);
       else {
-        // The leaf's headers and the start of its payloads. Integer addresses: the last lines
+        // The item's header and the start of its payload. Integer addresses: the last lines
         // may lie past the array's end, which a prefetch tolerates and pointer arithmetic not.
         const auto block = reinterpret_cast<std::uintptr_t>(leaves_.data() + entry.ref);
         for (std::uintptr_t line = 0; line < 3; ++line)
