@@ -51,6 +51,7 @@ struct Level {
   std::vector<std::vector<glm::vec3>> local_points; // per piece, for the peers
   std::vector<gjk::Transform> transforms;
   std::vector<Query> queries;
+  std::vector<Query> path; // consecutive 1 m sweeps along one wandering path
 };
 
 gjk::Capsule upright(const glm::vec3& base) { return {{base, base + glm::vec3(0, k_segment, 0)}, k_radius}; }
@@ -95,6 +96,18 @@ Level& level(int n) {
     const glm::vec3 dir = glm::normalize(glm::vec3{gauss(rng), gauss(rng), gauss(rng)});
     slot->queries.push_back({upright({start(rng), start(rng), start(rng)}), dir});
   }
+  // A character's stream: each sweep starts where the previous one ended, turning a little
+  // each time and turning back at the same faces as the random stream.
+  const float reach = 0.5f * side - k_query_margin;
+  glm::vec3 at{start(rng), start(rng), start(rng)};
+  glm::vec3 dir = glm::normalize(glm::vec3{gauss(rng), gauss(rng), gauss(rng)});
+  for (std::size_t i = 0; i < k_stream; ++i) {
+    dir = glm::normalize(dir + 0.3f * glm::vec3{gauss(rng), gauss(rng), gauss(rng)});
+    for (int a = 0; a < 3; ++a)
+      if (std::abs(at[a] + dir[a]) > reach) dir[a] = -dir[a];
+    slot->path.push_back({upright(at), dir});
+    at += dir;
+  }
   return *slot;
 }
 
@@ -116,6 +129,14 @@ void sweep_stream(benchmark::State& state, const World& world, const Queries& qu
 void sweep_glide(benchmark::State& state) {
   const Level& l = level(static_cast<int>(state.range(0)));
   sweep_stream(state, l.world, l.queries, static_cast<ToiMethod>(state.range(1)));
+}
+
+// The same sweeps in the order a moving character makes them: on large levels the data of
+// one sweep is mostly still in cache for the next, where the random stream fetches most of it
+// from memory.
+void sweep_path(benchmark::State& state) {
+  const Level& l = level(static_cast<int>(state.range(0)));
+  sweep_stream(state, l.world, l.path, ToiMethod::conservative_advancement);
 }
 
 // The broadphase alone: the same sweeps' boxes through the BVH without pruning, counting the
@@ -228,6 +249,7 @@ void toi_representation(benchmark::State& state) {
 struct TerrainLevel {
   World world;
   std::vector<Query> queries;
+  std::vector<Query> path; // consecutive 1 m sweeps along one wandering path
 };
 
 // 1025 x 1025 samples, 1 m apart: rolling hills with a 2 m ripple. Capsules start 5 cm to
@@ -332,6 +354,7 @@ BENCHMARK(sweep_glide)
     ->Args({100000, 0})
     ->Args({1000, 1})
     ->Args({100000, 1});
+BENCHMARK(sweep_path)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000);
 BENCHMARK(sweep_broadphase)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000);
 BENCHMARK(sweep_brute_force)->ArgName("pieces")->Arg(1000);
 #ifdef GLIDE_BENCH_HAVE_BULLET
