@@ -155,7 +155,6 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   nodes_.clear();
   wide_.clear();
   leaves_.clear();
-  leaf_sizes_.clear();
   item_count_ = 0;
   prefetch_limit_ = 0;
   const auto n = static_cast<std::uint32_t>(boxes.size());
@@ -223,33 +222,23 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
     tasks.push_back({left, task.begin, mid, task.depth + 1});
   }
 
-  // Lay the leaves out in leaf order, one block per leaf: its items' headers (box, id, word,
-  // payload size), then their payloads. The wide tree's leaf slots point at the blocks.
+  // Lay the items out in leaf order, one block each: its header (box, id, word, payload size),
+  // then its payload. The wide tree's leaf slots point at the blocks.
   std::size_t size = 0;
   for (std::uint32_t i = 0; i < n && i < payloads.size(); ++i) size += payloads[i].data.size();
   size += static_cast<std::size_t>(k_header) * n;
   if (size >= WideNode::k_empty) throw Error("Bvh: leaf storage of " + std::to_string(size) + " points is too large");
   leaves_.reserve(size);
-  std::vector<std::uint32_t> leaf_size(n, 0); // by first position
-  for (const BvhNode& node : nodes_)
-    if (node.count > 0) leaf_size[node.first] = node.count;
-  std::vector<std::uint32_t> block_of(n); // by first position of a leaf
-  const auto payload_of = [&](const Prim& p) { return p.index < payloads.size() ? payloads[p.index] : ItemPayload{}; };
-  for (std::uint32_t first = 0; first < n; first += leaf_size[first]) {
-    block_of[first] = static_cast<std::uint32_t>(leaves_.size());
-    leaf_sizes_.push_back(leaf_size[first]);
-    for (std::uint32_t i = first; i < first + leaf_size[first]; ++i) {
-      const Prim& p = prims[i];
-      const ItemPayload payload = payload_of(p);
-      leaves_.push_back(p.box.min);
-      leaves_.push_back(p.box.max);
-      leaves_.push_back({std::bit_cast<float>(ids[p.index]), std::bit_cast<float>(payload.word),
-                         std::bit_cast<float>(static_cast<std::uint32_t>(payload.data.size()))});
-    }
-    for (std::uint32_t i = first; i < first + leaf_size[first]; ++i) {
-      const ItemPayload payload = payload_of(prims[i]);
-      leaves_.insert(leaves_.end(), payload.data.begin(), payload.data.end());
-    }
+  std::vector<std::uint32_t> block_of(n); // by leaf position
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const Prim& p = prims[i];
+    const ItemPayload payload = p.index < payloads.size() ? payloads[p.index] : ItemPayload{};
+    block_of[i] = static_cast<std::uint32_t>(leaves_.size());
+    leaves_.push_back(p.box.min);
+    leaves_.push_back(p.box.max);
+    leaves_.push_back({std::bit_cast<float>(ids[p.index]), std::bit_cast<float>(payload.word),
+                       std::bit_cast<float>(static_cast<std::uint32_t>(payload.data.size()))});
+    leaves_.insert(leaves_.end(), payload.data.begin(), payload.data.end());
   }
   item_count_ = n;
 
@@ -262,11 +251,10 @@ std::vector<std::uint32_t> Bvh::items() const {
   std::vector<std::uint32_t> ids;
   ids.reserve(item_count_);
   std::uint32_t block = 0;
-  for (std::uint32_t count : leaf_sizes_) {
-    for_each_in_leaf(block, count, [&](const LeafItem& item) {
-      ids.push_back(item.item);
-      block += k_header + static_cast<std::uint32_t>(item.payload.size());
-    });
+  for (std::uint32_t i = 0; i < item_count_; ++i) {
+    const LeafItem item = leaf_item(block);
+    ids.push_back(item.item);
+    block += k_header + static_cast<std::uint32_t>(item.payload.size());
   }
   return ids;
 }

@@ -102,10 +102,14 @@ public:
   std::span<const WideNode> wide_nodes() const { return wide_; }
   /// The item ids in leaf order.
   std::vector<std::uint32_t> items() const;
-  /// Calls visit(const LeafItem&) for the `count` items of the leaf whose storage starts at
-  /// `block` (a wide node's leaf slot), in leaf order.
-  template <class Visit>
-  void for_each_in_leaf(std::uint32_t block, std::uint32_t count, Visit&& visit) const;
+  /// The item of the leaf whose block starts at `block` (a wide node's leaf slot).
+  LeafItem leaf_item(std::uint32_t block) const {
+    const glm::vec3* header = leaves_.data() + block;
+    return {{header[0], header[1]},
+            std::bit_cast<std::uint32_t>(header[2].x),
+            std::bit_cast<std::uint32_t>(header[2].y),
+            {header + k_header, std::bit_cast<std::uint32_t>(header[2].z)}};
+  }
 
   /// Calls visit(const LeafItem&) for every item whose box overlaps `box` (closed bounds).
   template <class Visit>
@@ -122,10 +126,10 @@ public:
 private:
   std::uint32_t collapse(std::uint32_t binary_node, std::span<const std::uint32_t> block_of);
 
-  // The leaves' storage, one block per leaf in leaf order: per item a header of its box (min,
-  // max) and (id, word, payload size as bit patterns), then the items' payloads. A leaf slot
-  // holds its block's offset, so a leaf's boxes are tested from consecutive memory and a
-  // candidate's payload follows in the next lines, reached straight from the node.
+  // The leaves' storage, one block per leaf (one item each) in leaf order: a header of the
+  // item's box (min, max) and (id, word, payload size as bit patterns), then its payload. A
+  // leaf slot holds its block's offset, so a candidate's box and the payload that follows it
+  // are adjacent lines, reached straight from the node.
   static constexpr std::uint32_t k_header = 3;
 
   // Subtrees of up to this many wide nodes are fetched whole when reached (the last two or
@@ -149,22 +153,7 @@ private:
   std::vector<WideNode, QueryAllocator<WideNode>> wide_;
   std::vector<glm::vec3, QueryAllocator<glm::vec3>> leaves_;
   std::uint32_t item_count_ = 0;
-  std::vector<std::uint32_t> leaf_sizes_; // items per leaf, in leaf order (for items())
 };
-
-template <class Visit>
-void Bvh::for_each_in_leaf(std::uint32_t first, std::uint32_t count, Visit&& visit) const {
-  const glm::vec3* header = leaves_.data() + first;
-  const glm::vec3* payload = header + k_header * count;
-  for (std::uint32_t i = 0; i < count; ++i, header += k_header) {
-    const auto size = std::bit_cast<std::uint32_t>(header[2].z);
-    visit(LeafItem{{header[0], header[1]},
-                   std::bit_cast<std::uint32_t>(header[2].x),
-                   std::bit_cast<std::uint32_t>(header[2].y),
-                   {payload, size}});
-    payload += size;
-  }
-}
 
 template <class Visit>
 void Bvh::query_box(const gjk::Aabb& box, Visit&& visit) const {
@@ -180,9 +169,8 @@ void Bvh::query_box(const gjk::Aabb& box, Visit&& visit) const {
         stack[top++] = node.child[k];
         continue;
       }
-      for_each_in_leaf(node.child[k], node.count[k], [&](const LeafItem& item) {
-        if (item.box.overlaps(box)) visit(item);
-      });
+      const LeafItem item = leaf_item(node.child[k]);
+      if (item.box.overlaps(box)) visit(item);
     }
   }
 }
@@ -194,7 +182,7 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
   const SweptBox swept(center, extent, motion);
   struct Entry {
     std::uint32_t ref;   // wide node, or a leaf's block in the leaf storage
-    std::uint32_t count; // 0 for a wide node, else the leaf's item count
+    std::uint32_t count; // 0 for a wide node, 1 for a leaf
     float t;             // when the moving box reaches its bounds
   };
   Entry stack[k_wide_stack_size];
@@ -206,10 +194,9 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
       const Entry e = stack[--top];
       if (e.t > limit) continue; // a hit found since this entry was pushed is earlier
       if (e.count > 0) {
-        for_each_in_leaf(e.ref, e.count, [&](const LeafItem& item) {
-          const float t = swept.enter(item.box);
-          if (t <= limit) visit(item, t);
-        });
+        const LeafItem item = leaf_item(e.ref);
+        const float t = swept.enter(item.box);
+        if (t <= limit) visit(item, t);
         continue;
       }
       next = e.ref;

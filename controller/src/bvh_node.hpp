@@ -42,7 +42,7 @@ struct alignas(64) WideNode {
   float origin[3];        ///< the node's box's smallest corner (m)
   std::uint8_t lo[3][4];  ///< per axis and slot: min = origin + lo * step
   std::uint8_t hi[3][4];  ///< per axis and slot: max = origin + hi * step
-  std::uint8_t count[4];  ///< 0: inner slot; > 0: leaf slot holding that many items
+  std::uint8_t count[4];  ///< 0: inner slot; 1: leaf slot (every leaf holds one item)
   /// per axis: the step's float exponent bits, step = 2^(step_bits - 127) (m); [3] is 0,
   /// so the four load as one word
   std::uint8_t step_bits[4] = {};

@@ -44,10 +44,10 @@ Aabb check_wide_subtree(const Bvh& bvh, std::uint32_t node, std::vector<int>& co
     if (!used) continue;
     Aabb exact;
     if (w.count[k] > 0) {
-      bvh.for_each_in_leaf(w.child[k], w.count[k], [&](const LeafItem& item) {
-        covered[(item.item - 1000) / 3]++; // iota_ids
-        exact = exact.merged(item.box);
-      });
+      CHECK(w.count[k] == 1); // one item per leaf
+      const LeafItem item = bvh.leaf_item(w.child[k]);
+      covered[(item.item - 1000) / 3]++; // iota_ids
+      exact = item.box;
     } else {
       REQUIRE(w.child[k] > node); // depth-first order: children after their parent
       const std::size_t before = visited;
