@@ -118,7 +118,8 @@ public:
   /// Closest-first traversal for a box of half size `extent` centred at `center` moving along
   /// `motion` for t in [0, 1]. Calls visit(const LeafItem&, t_enter) for items whose box the
   /// moving box reaches no later than `limit`, where t_enter is when it first touches the
-  /// item's box; visit may lower `limit` (the best hit so far) to prune the rest.
+  /// item's box; visit may lower `limit` (the best hit so far) to prune the rest. Items the
+  /// box never reaches in [0, 1] are not visited, whatever the limit.
   template <class Visit>
   void query_sweep(const glm::vec3& center, const glm::vec3& extent, const glm::vec3& motion, float& limit,
                    Visit&& visit) const;
@@ -196,7 +197,7 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
       if (e.count > 0) {
         const LeafItem item = leaf_item(e.ref);
         const float t = swept.enter(item.box);
-        if (t <= limit) visit(item, t);
+        if (t <= 1.f && t <= limit) visit(item, t); // reached (enter() is 2 when not), in time
         continue;
       }
       next = e.ref;

@@ -174,7 +174,7 @@ struct SweptBox {
   }
 
   /// enter() for the four decoded slot boxes of a wide node at once; returns the mask of used
-  /// slots whose entry is no later than `limit`.
+  /// slots the box reaches (entry <= 1) no later than `limit`.
   unsigned enter4(const WideNode& wide, float limit, float out[4]) const {
 #if defined(__SSE2__)
     // The operations of the lane-by-lane path below, in the same order; _mm_min_ps(b, a) is
@@ -194,7 +194,10 @@ struct SweptBox {
     const __m128 reached = _mm_cmple_ps(t_in, t_out);
     const __m128 t = _mm_or_ps(_mm_and_ps(reached, t_in), _mm_andnot_ps(reached, _mm_set1_ps(2.f)));
     _mm_storeu_ps(out, t);
-    return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(t, _mm_set1_ps(limit)))) & wide.used;
+    // Reached and t <= limit, the two comparisons side by side rather than one after the other
+    // (the mask decides where the walk goes next, so it is on the critical path of every level).
+    const __m128 in_time = _mm_cmple_ps(t_in, _mm_set1_ps(limit));
+    return static_cast<unsigned>(_mm_movemask_ps(_mm_and_ps(reached, in_time))) & wide.used;
 #else
     const SlotBoxes node = wide.boxes();
     for (int k = 0; k < 4; ++k) {
@@ -210,7 +213,7 @@ struct SweptBox {
     }
     unsigned mask = 0;
     for (int k = 0; k < 4; ++k)
-      if (out[k] <= limit) mask |= 1u << k;
+      if (out[k] <= 1.f && out[k] <= limit) mask |= 1u << k; // reached (t <= 1), in time
     return mask & wide.used;
 #endif
   }
