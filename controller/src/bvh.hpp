@@ -197,7 +197,7 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
       if (e.count > 0) {
         const LeafItem item = leaf_item(e.ref);
         const float t = swept.enter(item.box);
-        if (t <= 1.f && t <= limit) visit(item, t); // reached (enter() is 2 when not), in time
+        if (SweptBox::in_time(t, limit)) visit(item, t);
         continue;
       }
       next = e.ref;

@@ -164,6 +164,10 @@ struct SweptBox {
 #endif
   }
 
+  /// Whether an entry parameter from enter() or enter4() lets a query bounded by `limit` visit
+  /// its box: reached (entry <= 1; it is 2 when not) and no later than the limit.
+  static bool in_time(float t, float limit) { return t <= 1.f && t <= limit; }
+
   float enter(const gjk::Aabb& box) const {
     const glm::vec3 t_lo = (box.min - extent - center) * inv_motion;
     const glm::vec3 t_hi = (box.max + extent - center) * inv_motion;
@@ -194,8 +198,8 @@ struct SweptBox {
     const __m128 reached = _mm_cmple_ps(t_in, t_out);
     const __m128 t = _mm_or_ps(_mm_and_ps(reached, t_in), _mm_andnot_ps(reached, _mm_set1_ps(2.f)));
     _mm_storeu_ps(out, t);
-    // Reached and t <= limit, the two comparisons side by side rather than one after the other
-    // (the mask decides where the walk goes next, so it is on the critical path of every level).
+    // in_time(), the two comparisons side by side rather than one after the other (the mask
+    // decides where the walk goes next, so it is on the critical path of every level).
     const __m128 in_time = _mm_cmple_ps(t_in, _mm_set1_ps(limit));
     return static_cast<unsigned>(_mm_movemask_ps(_mm_and_ps(reached, in_time))) & wide.used;
 #else
@@ -213,7 +217,7 @@ struct SweptBox {
     }
     unsigned mask = 0;
     for (int k = 0; k < 4; ++k)
-      if (out[k] <= 1.f && out[k] <= limit) mask |= 1u << k; // reached (t <= 1), in time
+      if (in_time(out[k], limit)) mask |= 1u << k;
     return mask & wide.used;
 #endif
   }

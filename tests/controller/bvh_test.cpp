@@ -334,7 +334,7 @@ TEST_CASE("Wide node four-slot tests equal the one-box tests on the decoded boxe
         }
         const float exact = swept.enter(decoded.slot(k));
         CHECK(t[k] == exact); // bit for bit: the same operations in the same order
-        CHECK(((mask >> k & 1u) != 0) == (exact <= 1.f && exact <= limit)); // reached, in time
+        CHECK(((mask >> k & 1u) != 0) == (exact <= 1.f && exact <= limit)); // SweptBox::in_time
         CHECK(((hit >> k & 1u) != 0) == decoded.slot(k).overlaps(box));
         reached += (mask >> k) & 1u;
       }
