@@ -27,7 +27,15 @@ struct Task {
   std::uint32_t node;
   std::uint32_t begin, end;
   int depth;
+  // Whether the node still spans several cells: it is split at a cell boundary, down to the
+  // cells [cell_lo, cell_hi) it covers, before any SAH split.
+  bool spatial = false;
+  int cell_lo[3] = {};
+  int cell_hi[3] = {};
 };
+
+constexpr std::uint32_t k_no_mark = ~0u;
+constexpr std::uint32_t k_large_mark = ~0u - 1;
 
 struct Split {
   int axis = -1;
@@ -81,6 +89,28 @@ Split best_split(const Prim* prims, std::uint32_t count, const gjk::Aabb& centro
     }
   }
   return best;
+}
+
+// Splits a spatial task's prims at the middle cell boundary of its widest range of cells
+// (returned in `axis`), after narrowing the range while one side would hold no centroid.
+// Returns the first prim of the right side, or task.begin once the range is a single cell.
+std::uint32_t split_at_cell(Task& task, Prim* prims, const CellGrid& cells, int& axis) {
+  for (;;) {
+    axis = 0;
+    for (int a = 1; a < 3; ++a)
+      if (task.cell_hi[a] - task.cell_lo[a] > task.cell_hi[axis] - task.cell_lo[axis]) axis = a;
+    if (task.cell_hi[axis] - task.cell_lo[axis] == 1) return task.begin;
+    const int middle = (task.cell_lo[axis] + task.cell_hi[axis]) / 2;
+    Prim* const first = prims + task.begin;
+    Prim* const last = prims + task.end;
+    Prim* const mid = std::partition(first, last, [&](const Prim& p) { return cells.coord(p.centroid[axis], axis) < middle; });
+    if (mid == first)
+      task.cell_lo[axis] = middle;
+    else if (mid == last)
+      task.cell_hi[axis] = middle;
+    else
+      return static_cast<std::uint32_t>(mid - prims);
+  }
 }
 
 // The smallest power of two `step` (exponent clamped to float's normal range) with
@@ -157,6 +187,7 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   leaves_.clear();
   item_count_ = 0;
   prefetch_limit_ = 0;
+  cells_.clear();
   const auto n = static_cast<std::uint32_t>(boxes.size());
   if (n == 0) return;
 
@@ -166,9 +197,39 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   nodes_.push_back({}); // root
   nodes_.push_back({}); // padding: sibling pairs start at even indices
 
-  std::vector<Task> tasks{{0, 0, n, 0}};
+  // The cells' items first, then the large ones; the root splits the two when both exist.
+  std::vector<Task> tasks;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> marked; // binary node, cell or k_large_mark
+  std::uint32_t small = 0;
+  if (cells_.plan(boxes)) {
+    small = static_cast<std::uint32_t>(
+        std::partition(prims.begin(), prims.end(), [&](const Prim& p) { return cells_.small(p.box); }) -
+        prims.begin());
+    glm::vec3 reach(0.f);
+    for (std::uint32_t i = 0; i < small; ++i)
+      reach = glm::max(reach, glm::max(prims[i].box.max - prims[i].centroid, prims[i].centroid - prims[i].box.min));
+    cells_.set_reach(reach);
+  }
+  Task cells_task{0, 0, small, 0, true, {}, {cells_.dims(0), cells_.dims(1), cells_.dims(2)}};
+  if (small == 0) {
+    cells_.clear();
+    tasks.push_back({0, 0, n, 0});
+  } else if (small == n) {
+    tasks.push_back(cells_task);
+  } else {
+    nodes_[0] = {gjk::Aabb{}, 2, 0};
+    nodes_.push_back({});
+    nodes_.push_back({});
+    for (const Prim& p : prims) nodes_[0].bounds = nodes_[0].bounds.merged(p.box);
+    cells_task.node = 2;
+    cells_task.depth = 1;
+    tasks.push_back(cells_task);
+    tasks.push_back({3, small, n, 1});
+    marked.push_back({3, k_large_mark});
+  }
+
   while (!tasks.empty()) {
-    const Task task = tasks.back();
+    Task task = tasks.back();
     tasks.pop_back();
     const std::uint32_t count = task.end - task.begin;
     Prim* const first = prims.data() + task.begin;
@@ -180,6 +241,29 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
       centroid_bounds = centroid_bounds.merged(p->centroid);
     }
     nodes_[task.node].bounds = bounds;
+
+    if (task.spatial) {
+      int axis = 0;
+      const std::uint32_t mid = split_at_cell(task, prims.data(), cells_, axis);
+      if (mid == task.begin) { // one cell: the node is that cell's subtree
+        marked.push_back({task.node, cells_.index(task.cell_lo[0], task.cell_lo[1], task.cell_lo[2])});
+      } else {
+        const auto child = static_cast<std::uint32_t>(nodes_.size());
+        nodes_.push_back({});
+        nodes_.push_back({});
+        nodes_[task.node].first = child;
+        nodes_[task.node].count = 0;
+        Task left = task, right = task;
+        left.node = child;
+        right.node = child + 1;
+        left.end = right.begin = mid;
+        left.depth = right.depth = task.depth + 1;
+        left.cell_hi[axis] = right.cell_lo[axis] = (task.cell_lo[axis] + task.cell_hi[axis]) / 2;
+        tasks.push_back(right);
+        tasks.push_back(left);
+        continue;
+      }
+    }
 
     // Every leaf holds one item. The wide tree's slot box of a leaf is then the item's own box
     // (to 1/255 of its node), so the walk reaches a leaf, and reads its block from memory, only
@@ -242,8 +326,11 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   }
   item_count_ = n;
 
+  std::vector<std::uint32_t> marks(nodes_.size(), k_no_mark);
+  for (const auto& [node, mark] : marked) marks[node] = mark;
   wide_.reserve(nodes_.size() / 3 + 1);
-  collapse(0, block_of);
+  collapse(0, block_of, marks);
+  if (marks[0] != k_no_mark) record_entry(marks[0], 0, nodes_[0].count > 0 ? block_of[nodes_[0].first] : 0);
   prefetch_limit_ = wide_.size() >= k_prefetch_min_nodes ? k_prefetch_subtree : 0;
 }
 
@@ -259,9 +346,16 @@ std::vector<std::uint32_t> Bvh::items() const {
   return ids;
 }
 
+void Bvh::record_entry(std::uint32_t mark, std::uint32_t binary, std::uint32_t ref) {
+  SubtreeEntry& e = mark == k_large_mark ? cells_.large() : cells_.cell(mark);
+  e = {nodes_[binary].bounds, ref, nodes_[binary].count};
+}
+
 // Folds binary nodes into a 4-wide node: starting from the two children, the inner child with
 // the largest surface is replaced by its own two children until there are four.
-std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t> block_of) {
+
+std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t> block_of,
+                            std::span<const std::uint32_t> marks) {
   const auto index = static_cast<std::uint32_t>(wide_.size());
   wide_.emplace_back();
   std::uint32_t slots[4];
@@ -274,7 +368,7 @@ std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t>
     while (n < 4) {
       int widest = -1;
       for (int k = 0; k < n; ++k)
-        if (nodes_[slots[k]].count == 0 &&
+        if (nodes_[slots[k]].count == 0 && marks[slots[k]] == k_no_mark &&
             (widest < 0 || nodes_[slots[k]].bounds.half_area() > nodes_[slots[widest]].bounds.half_area()))
           widest = k;
       if (widest < 0) break;
@@ -298,10 +392,11 @@ std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t>
     w.count[k] = static_cast<std::uint8_t>(b.count);
     w.child[k] = b.count > 0 ? block_of[b.first] : b.first;
     if (b.count == 0) {
-      const std::uint32_t child = collapse(slots[k], block_of); // may reallocate wide_: index again below
+      const std::uint32_t child = collapse(slots[k], block_of, marks); // may reallocate wide_: index again below
       wide_[index].child[k] = child;
       wide_[index].set_subtree(k, static_cast<std::uint32_t>(wide_.size()) - child); // depth-first: all after child
     }
+    if (marks[slots[k]] != k_no_mark) record_entry(marks[slots[k]], slots[k], wide_[index].child[k]);
   }
   return index;
 }

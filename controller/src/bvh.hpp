@@ -1,5 +1,6 @@
 #pragma once
 
+#include "bvh_cells.hpp"
 #include "bvh_node.hpp"
 
 #include <glide/gjk/aabb.hpp>
@@ -21,8 +22,8 @@ namespace glide::detail {
 /// splits, which halve the count), so fixed traversal stacks never overflow.
 constexpr int k_bvh_stack_size = 128;
 /// A wide node pushes at most 4 entries and is itself popped: 3 per level of a wide tree no
-/// deeper than the binary one, plus the root.
-constexpr int k_wide_stack_size = 3 * k_bvh_stack_size + 1;
+/// deeper than the binary one, plus the starting entries (the root, or the cells' subtrees).
+constexpr int k_wide_stack_size = 3 * k_bvh_stack_size + CellGrid::k_max_query_cells + 1;
 
 /// Storage for the arrays the queries walk: 64-byte aligned, and from 2 MB up aligned to
 /// 2 MB and (on Linux) advised to use transparent huge pages before first use. On a level of
@@ -100,6 +101,8 @@ public:
   std::span<const BvhNode> nodes() const { return nodes_; }
   /// The 4-wide tree the queries walk; node 0 is the root.
   std::span<const WideNode> wide_nodes() const { return wide_; }
+  /// The cells small queries start from (empty when the tree has too few items).
+  const CellGrid& cells() const { return cells_; }
   /// The item ids in leaf order.
   std::vector<std::uint32_t> items() const;
   /// The item of the leaf whose block starts at `block` (a wide node's leaf slot).
@@ -125,7 +128,11 @@ public:
                    Visit&& visit) const;
 
 private:
-  std::uint32_t collapse(std::uint32_t binary_node, std::span<const std::uint32_t> block_of);
+  // Folds the binary subtree at `binary_node` into wide nodes; a binary node with a subtree
+  // mark (cell or large items) is never folded into its parent, and its entry is recorded.
+  std::uint32_t collapse(std::uint32_t binary_node, std::span<const std::uint32_t> block_of,
+                         std::span<const std::uint32_t> marks);
+  void record_entry(std::uint32_t mark, std::uint32_t binary_node, std::uint32_t ref);
 
   // The leaves' storage, one block per leaf (one item each) in leaf order: a header of the
   // item's box (min, max) and (id, word, payload size as bit patterns), then its payload. A
@@ -154,6 +161,7 @@ private:
   std::vector<WideNode, QueryAllocator<WideNode>> wide_;
   std::vector<glm::vec3, QueryAllocator<glm::vec3>> leaves_;
   std::uint32_t item_count_ = 0;
+  CellGrid cells_;
 };
 
 template <class Visit>
@@ -161,7 +169,18 @@ void Bvh::query_box(const gjk::Aabb& box, Visit&& visit) const {
   if (wide_.empty()) return;
   std::uint32_t stack[k_wide_stack_size];
   int top = 0;
-  stack[top++] = 0;
+  const auto visit_leaf = [&](std::uint32_t block) {
+    const LeafItem item = leaf_item(block);
+    if (item.box.overlaps(box)) visit(item);
+  };
+  const bool from_cells = cells_.for_each_entry(box.min, box.max, [&](const SubtreeEntry& e) {
+    if (!e.bounds.overlaps(box)) return;
+    if (e.count > 0)
+      visit_leaf(e.ref);
+    else
+      stack[top++] = e.ref;
+  });
+  if (!from_cells) stack[top++] = 0;
   while (top > 0) {
     const WideNode& node = wide_[stack[--top]];
     for (unsigned hit = node.overlaps(box); hit != 0; hit &= hit - 1) {
@@ -170,8 +189,7 @@ void Bvh::query_box(const gjk::Aabb& box, Visit&& visit) const {
         stack[top++] = node.child[k];
         continue;
       }
-      const LeafItem item = leaf_item(node.child[k]);
-      if (item.box.overlaps(box)) visit(item);
+      visit_leaf(node.child[k]);
     }
   }
 }
@@ -188,7 +206,31 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
   };
   Entry stack[k_wide_stack_size];
   int top = 0;
+  // Pushes an entry so that the nearest is popped next: it is inserted among the entries
+  // pushed since `base`, kept farthest first. Starts fetching what the entry reads.
+  // A leaf's lines are fetched here, a node's (and its small subtree's) by the caller.
+  const auto push = [&](const Entry& entry, int base) {
+    if (entry.count > 0) {
+      // The item's header and the start of its payload. Integer addresses: the last lines
+      // may lie past the array's end, which a prefetch tolerates and pointer arithmetic not.
+      const auto block = reinterpret_cast<std::uintptr_t>(leaves_.data() + entry.ref);
+      for (std::uintptr_t line = 0; line < 3; ++line)
+        __builtin_prefetch(reinterpret_cast<const void*>(block + 64 * line));
+    }
+    int j = top++;
+    for (; j > base && stack[j - 1].t < entry.t; --j) stack[j] = stack[j - 1];
+    stack[j] = entry;
+  };
   std::uint32_t next = 0; // wide node to open next without a round trip through the stack
+  const glm::vec3 end = center + motion;
+  if (cells_.for_each_entry(glm::min(center, end) - extent, glm::max(center, end) + extent,
+                            [&](const SubtreeEntry& e) {
+                              const float t = swept.enter(e.bounds);
+                              if (!SweptBox::in_time(t, limit)) return;
+                              if (e.count == 0) __builtin_prefetch(&wide_[e.ref]);
+                              push({e.ref, e.count, t}, 0);
+                            }))
+    next = WideNode::k_empty;
   for (;;) {
     if (next == WideNode::k_empty) {
       if (top == 0) return;
@@ -218,20 +260,8 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
     const int base = top;
     for (unsigned left = mask; left != 0; left &= left - 1) {
       const int k = std::countr_zero(left);
-      const Entry entry{node.child[k], node.count[k], t[k]};
-      // Start fetching what the entry reads while nearer ones are processed.
-      if (entry.count == 0)
-        prefetch_child(node, k);
-      else {
-        // The item's header and the start of its payload. Integer addresses: the last lines
-        // may lie past the array's end, which a prefetch tolerates and pointer arithmetic not.
-        const auto block = reinterpret_cast<std::uintptr_t>(leaves_.data() + entry.ref);
-        for (std::uintptr_t line = 0; line < 3; ++line)
-          __builtin_prefetch(reinterpret_cast<const void*>(block + 64 * line));
-      }
-      int j = top++;
-      for (; j > base && stack[j - 1].t < entry.t; --j) stack[j] = stack[j - 1];
-      stack[j] = entry;
+      if (node.count[k] == 0) prefetch_child(node, k);
+      push({node.child[k], node.count[k], t[k]}, base);
     }
   }
 }

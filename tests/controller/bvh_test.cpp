@@ -1,5 +1,6 @@
 #include "approx.hpp"
 #include "bvh.hpp"
+#include "bvh_boxes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,24 +13,6 @@ using glide::detail::SweptBox;
 using glide::gjk::Aabb;
 
 namespace {
-
-std::vector<Aabb> random_boxes(std::size_t n, float extent, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> pos(-extent, extent), size(0.05f, 2.f);
-  std::vector<Aabb> boxes(n);
-  for (Aabb& b : boxes) {
-    const glm::vec3 c{pos(rng), pos(rng), pos(rng)};
-    const glm::vec3 h{size(rng), size(rng), size(rng)};
-    b = {c - h, c + h};
-  }
-  return boxes;
-}
-
-std::vector<std::uint32_t> iota_ids(std::size_t n) {
-  std::vector<std::uint32_t> ids(n);
-  for (std::uint32_t i = 0; i < n; ++i) ids[i] = 1000 + 3 * i; // ids are opaque to the tree
-  return ids;
-}
 
 // Checks the wide subtree at `node` and returns the exact union of its items' boxes.
 Aabb check_wide_subtree(const Bvh& bvh, std::uint32_t node, std::vector<int>& covered, std::size_t& visited) {
