@@ -103,7 +103,8 @@ std::uint32_t split_at_cell(Task& task, Prim* prims, const CellGrid& cells, int&
     const int middle = (task.cell_lo[axis] + task.cell_hi[axis]) / 2;
     Prim* const first = prims + task.begin;
     Prim* const last = prims + task.end;
-    Prim* const mid = std::partition(first, last, [&](const Prim& p) { return cells.coord(p.centroid[axis], axis) < middle; });
+    Prim* const mid =
+        std::partition(first, last, [&](const Prim& p) { return cells.coord(p.centroid[axis], axis) < middle; });
     if (mid == first)
       task.cell_lo[axis] = middle;
     else if (mid == last)
@@ -203,8 +204,7 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   std::uint32_t small = 0;
   if (cells_.plan(boxes)) {
     small = static_cast<std::uint32_t>(
-        std::partition(prims.begin(), prims.end(), [&](const Prim& p) { return cells_.small(p.box); }) -
-        prims.begin());
+        std::partition(prims.begin(), prims.end(), [&](const Prim& p) { return cells_.small(p.box); }) - prims.begin());
     glm::vec3 reach(0.f);
     for (std::uint32_t i = 0; i < small; ++i)
       reach = glm::max(reach, glm::max(prims[i].box.max - prims[i].centroid, prims[i].centroid - prims[i].box.min));

@@ -207,8 +207,8 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
   Entry stack[k_wide_stack_size];
   int top = 0;
   // Pushes an entry so that the nearest is popped next: it is inserted among the entries
-  // pushed since `base`, kept farthest first. Starts fetching what the entry reads.
-  // A leaf's lines are fetched here, a node's (and its small subtree's) by the caller.
+  // pushed since `base`, kept farthest first. A leaf's lines start to arrive here; a node's
+  // (and its small subtree's) are fetched by the caller.
   const auto push = [&](const Entry& entry, int base) {
     if (entry.count > 0) {
       // The item's header and the start of its payload. Integer addresses: the last lines
@@ -221,16 +221,17 @@ void Bvh::query_sweep(const glm::vec3& center, const glm::vec3& extent, const gl
     for (; j > base && stack[j - 1].t < entry.t; --j) stack[j] = stack[j - 1];
     stack[j] = entry;
   };
-  std::uint32_t next = 0; // wide node to open next without a round trip through the stack
+  // Start from the cells' subtrees the moving box reaches, or else from the root.
+  const auto start_at = [&](const SubtreeEntry& e) {
+    const float t = swept.enter(e.bounds);
+    if (!SweptBox::in_time(t, limit)) return;
+    if (e.count == 0) __builtin_prefetch(&wide_[e.ref]);
+    push({e.ref, e.count, t}, 0);
+  };
   const glm::vec3 end = center + motion;
-  if (cells_.for_each_entry(glm::min(center, end) - extent, glm::max(center, end) + extent,
-                            [&](const SubtreeEntry& e) {
-                              const float t = swept.enter(e.bounds);
-                              if (!SweptBox::in_time(t, limit)) return;
-                              if (e.count == 0) __builtin_prefetch(&wide_[e.ref]);
-                              push({e.ref, e.count, t}, 0);
-                            }))
-    next = WideNode::k_empty;
+  const bool from_cells =
+      cells_.for_each_entry(glm::min(center, end) - extent, glm::max(center, end) + extent, start_at);
+  std::uint32_t next = from_cells ? WideNode::k_empty : 0; // wide node to open next, skipping the stack
   for (;;) {
     if (next == WideNode::k_empty) {
       if (top == 0) return;

@@ -1,7 +1,6 @@
 // The BVH's cells (controller/src/bvh_cells.hpp): which items each cell's subtree holds, and
 // that queries starting from cells answer exactly as brute force over every item.
-#include "bvh.hpp"
-#include "bvh_boxes.hpp"
+#include "bvh_oracle.hpp"
 
 #include <doctest/doctest.h>
 
@@ -13,7 +12,6 @@ using glide::detail::Bvh;
 using glide::detail::CellGrid;
 using glide::detail::LeafItem;
 using glide::detail::SubtreeEntry;
-using glide::detail::SweptBox;
 using glide::gjk::Aabb;
 
 namespace {
@@ -91,40 +89,8 @@ int check_queries(const Bvh& bvh, const std::vector<Aabb>& boxes, const glm::vec
     const glm::vec3 end = c + m;
     from_cells += bvh.cells().for_each_entry(glm::min(c, end) - e, glm::max(c, end) + e, [](const SubtreeEntry&) {});
 
-    const SweptBox swept(c, e, m);
-    std::vector<std::uint32_t> got, expected;
-    float limit = q % 7 == 0 ? 3.f : 1.f;
-    bvh.query_sweep(c, e, m, limit, [&](const LeafItem& item, float) { got.push_back(item.item); });
-    std::uint32_t first = ~0u;
-    float first_t = 2.f;
-    for (std::size_t i = 0; i < boxes.size(); ++i) {
-      const float t = swept.enter(boxes[i]);
-      if (t > 1.f) continue;
-      expected.push_back(ids[i]);
-      if (t < first_t) first_t = t, first = ids[i];
-    }
-    std::sort(got.begin(), got.end());
-    REQUIRE(got == expected);
-
-    float best = 1.f;
-    std::uint32_t best_id = ~0u;
-    bvh.query_sweep(c, e, m, best, [&](const LeafItem& item, float) {
-      const float t = swept.enter(boxes[(item.item - 1000) / 3]);
-      if (t < best || (t == best && best_id == ~0u)) best = t, best_id = item.item;
-    });
-    if (first == ~0u)
-      CHECK(best_id == ~0u);
-    else
-      CHECK(best == first_t);
-
-    const Aabb box{c - e, c + e};
-    got.clear();
-    expected.clear();
-    bvh.query_box(box, [&](const LeafItem& item) { got.push_back(item.item); });
-    for (std::size_t i = 0; i < boxes.size(); ++i)
-      if (boxes[i].overlaps(box)) expected.push_back(ids[i]);
-    std::sort(got.begin(), got.end());
-    REQUIRE(got == expected);
+    check_sweep_query(bvh, boxes, c, e, m, q % 7 == 0 ? 3.f : 1.f);
+    check_box_query(bvh, boxes, ids, {c - e, c + e});
   }
   return from_cells;
 }

@@ -1,6 +1,6 @@
 #include "approx.hpp"
 #include "bvh.hpp"
-#include "bvh_boxes.hpp"
+#include "bvh_oracle.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -100,17 +100,6 @@ void check_structure(const Bvh& bvh, const std::vector<Aabb>& boxes, const std::
   CHECK(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 1; }));
 }
 
-// The box query's items equal brute force over every box.
-void check_box_query(const Bvh& bvh, const std::vector<Aabb>& boxes, const std::vector<std::uint32_t>& ids,
-                     const Aabb& q) {
-  std::vector<std::uint32_t> got, expected;
-  bvh.query_box(q, [&](const LeafItem& item) { got.push_back(item.item); });
-  for (std::size_t i = 0; i < boxes.size(); ++i)
-    if (boxes[i].overlaps(q)) expected.push_back(ids[i]);
-  std::sort(got.begin(), got.end());
-  REQUIRE(got == expected);
-}
-
 } // namespace
 
 TEST_CASE("Bvh of random boxes holds every item once under nested bounds") {
@@ -206,36 +195,7 @@ TEST_CASE("Bvh sweep query visits every item the swept box reaches, nearest firs
     const glm::vec3 c{pos(rng), pos(rng), pos(rng)}, e{ext(rng), ext(rng), ext(rng)};
     glm::vec3 m{mot(rng), mot(rng), mot(rng)};
     if (q % 10 == 0) m.y = 0.f; // parallel slabs
-    const SweptBox swept(c, e, m);
-
-    // Without pruning the visit set is exactly the brute-force set, also under a limit beyond
-    // the motion's end.
-    std::vector<std::uint32_t> got, expected;
-    float limit = q % 7 == 0 ? 3.f : 1.f;
-    bvh.query_sweep(c, e, m, limit, [&](const LeafItem& item, float) { got.push_back(item.item); });
-    std::uint32_t first = ~0u;
-    float first_t = 2.f;
-    for (std::size_t i = 0; i < boxes.size(); ++i) {
-      const float t = swept.enter(boxes[i]);
-      if (t > 1.f) continue;
-      expected.push_back(ids[i]);
-      if (t < first_t) first_t = t, first = ids[i];
-    }
-    std::sort(got.begin(), got.end());
-    REQUIRE(got == expected);
-
-    // With pruning at each item's own entry time, the earliest item is still found.
-    float best = 1.f;
-    std::uint32_t best_id = ~0u;
-    bvh.query_sweep(c, e, m, best, [&](const LeafItem& item, float) {
-      const float t = swept.enter(boxes[(item.item - 1000) / 3]);
-      if (t < best || (t == best && best_id == ~0u)) best = t, best_id = item.item;
-    });
-    if (first == ~0u) {
-      CHECK(best_id == ~0u);
-    } else {
-      CHECK(best == first_t);
-    }
+    check_sweep_query(bvh, boxes, c, e, m, q % 7 == 0 ? 3.f : 1.f);
   }
 }
 
@@ -276,15 +236,7 @@ TEST_CASE("Bvh over boxes of mixed scales keeps exact containment and answers as
     check_box_query(bvh, boxes, ids, q);
 
     const glm::vec3 motion{sign(rng) * std::exp2(exponent(rng)), sign(rng) * std::exp2(exponent(rng)), 0.f};
-    const SweptBox swept(q.center(), 0.5f * q.extents(), motion);
-    std::vector<std::uint32_t> swept_got, swept_expected;
-    float limit = 1.f;
-    bvh.query_sweep(q.center(), 0.5f * q.extents(), motion, limit,
-                    [&](const LeafItem& item, float) { swept_got.push_back(item.item); });
-    for (std::size_t i = 0; i < boxes.size(); ++i)
-      if (swept.enter(boxes[i]) <= 1.f) swept_expected.push_back(ids[i]);
-    std::sort(swept_got.begin(), swept_got.end());
-    REQUIRE(swept_got == swept_expected);
+    check_sweep_query(bvh, boxes, q.center(), 0.5f * q.extents(), motion, 1.f);
   }
 }
 
