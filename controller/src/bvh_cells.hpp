@@ -75,7 +75,8 @@ public:
   template <class F>
   bool for_each_entry(const glm::vec3& lo, const glm::vec3& hi, F&& f) const {
     if (cells_.empty()) return false;
-    int c0[3], c1[3], span = 1;
+    int c0[3], c1[3];
+    std::int64_t span = 1; // up to three axes of many cells each
     for (int a = 0; a < 3; ++a) {
       if (!(lo[a] <= hi[a])) return false; // NaN
       c0[a] = coord(lo[a] - reach_[a], a);
