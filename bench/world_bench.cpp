@@ -155,6 +155,22 @@ void sweep_local(benchmark::State& state) {
   sweep_stream(state, l.world, l.local, ToiMethod::conservative_advancement);
 }
 
+// Rays of the given length (m) from the random stream's starts in its directions: short ones
+// start from grid cells like the sweeps, long ones walk down from the root.
+void raycast_glide(benchmark::State& state) {
+  const Level& l = level(static_cast<int>(state.range(0)));
+  const auto length = static_cast<float>(state.range(1));
+  std::size_t i = 0, hits = 0;
+  for (auto _ : state) {
+    const Query& q = l.queries[i];
+    const RayHit hit = l.world.raycast(q.capsule.segment.a, q.motion, length);
+    benchmark::DoNotOptimize(hit);
+    hits += hit.hit;
+    i = (i + 1) % k_stream;
+  }
+  state.counters["hit_rate"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
+}
+
 // The broadphase alone: the sweeps' boxes through the BVH without pruning, counting the
 // pieces whose boxes the moving box reaches (the narrowphase candidates of a sweep that hits
 // nothing). Shows how much of sweep_glide's growth with n is the tree walk itself.
@@ -374,6 +390,7 @@ BENCHMARK(sweep_glide)
     ->Args({100000, 0})
     ->Args({1000, 1})
     ->Args({100000, 1});
+BENCHMARK(raycast_glide)->ArgNames({"pieces", "length"})->ArgsProduct({{1000, 100000}, {2, 50}});
 BENCHMARK(sweep_path)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000);
 BENCHMARK(sweep_local)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000);
 BENCHMARK(sweep_broadphase)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000);
