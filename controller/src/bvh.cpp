@@ -330,7 +330,6 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   for (const auto& [node, mark] : marked) marks[node] = mark;
   wide_.reserve(nodes_.size() / 3 + 1);
   collapse(0, block_of, marks);
-  if (marks[0] != k_no_mark) record_entry(marks[0], 0, nodes_[0].count > 0 ? block_of[nodes_[0].first] : 0);
   prefetch_limit_ = wide_.size() >= k_prefetch_min_nodes ? k_prefetch_subtree : 0;
 }
 
@@ -353,11 +352,11 @@ void Bvh::record_entry(std::uint32_t mark, std::uint32_t binary, std::uint32_t r
 
 // Folds binary nodes into a 4-wide node: starting from the two children, the inner child with
 // the largest surface is replaced by its own two children until there are four.
-
 std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t> block_of,
                             std::span<const std::uint32_t> marks) {
   const auto index = static_cast<std::uint32_t>(wide_.size());
   wide_.emplace_back();
+  if (marks[binary] != k_no_mark) record_entry(marks[binary], binary, index); // a cell's subtree starts here
   std::uint32_t slots[4];
   int n = 0;
   if (nodes_[binary].count > 0) {
@@ -395,8 +394,9 @@ std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t>
       const std::uint32_t child = collapse(slots[k], block_of, marks); // may reallocate wide_: index again below
       wide_[index].child[k] = child;
       wide_[index].set_subtree(k, static_cast<std::uint32_t>(wide_.size()) - child); // depth-first: all after child
+    } else if (marks[slots[k]] != k_no_mark) {
+      record_entry(marks[slots[k]], slots[k], wide_[index].child[k]); // a cell of one item: its leaf
     }
-    if (marks[slots[k]] != k_no_mark) record_entry(marks[slots[k]], slots[k], wide_[index].child[k]);
   }
   return index;
 }
