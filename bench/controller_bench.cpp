@@ -3,8 +3,8 @@
 // pieces. Each benchmark iteration is a whole run; per-move times are taken with
 // steady_clock around move() only and reported as counters (us).
 #include <glide/controller/controller.hpp>
-#include <glide/controller/world.hpp>
 #include <glide/gjk/convex_hull.hpp>
+#include <glide/world/world.hpp>
 
 #include <benchmark/benchmark.h>
 

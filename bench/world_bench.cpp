@@ -5,7 +5,7 @@
 #include "bvh.hpp"
 #include "narrowphase.hpp"
 
-#include <glide/controller/world.hpp>
+#include <glide/world/world.hpp>
 
 #include <benchmark/benchmark.h>
 #include <glm/gtc/quaternion.hpp>

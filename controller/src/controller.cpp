@@ -1,8 +1,6 @@
-#include "narrowphase.hpp"
-
 #include <glide/controller/controller.hpp>
-#include <glide/controller/world.hpp>
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
+#include <glide/world/world.hpp>
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/constants.hpp>
@@ -152,7 +150,7 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
   const bool walking = ground_.state == GroundState::on_ground && !leaving;
 
   const glm::vec3 reach = velocity * dt;
-  nearby_.reach(*world_, detail::capsule_bounds(swept_capsule()).swept(reach), gather_margin(reach));
+  nearby_.reach(*world_, gjk::capsule_bounds(swept_capsule()).swept(reach), gather_margin(reach));
   result.recovered = recover(dt);
 
   glm::vec3 motion = velocity * dt, kept_velocity = velocity;

@@ -1,6 +1,6 @@
 // Penetration recovery, floor snapping and the ground probe of Controller::move.
 #include <glide/controller/controller.hpp>
-#include <glide/controller/world.hpp>
+#include <glide/world/world.hpp>
 
 #include <glm/geometric.hpp>
 

@@ -1,7 +1,7 @@
 // The slide and stair steps of Controller::move.
 #include <glide/controller/controller.hpp>
 #include <glide/controller/slide.hpp>
-#include <glide/controller/world.hpp>
+#include <glide/world/world.hpp>
 
 #include <glm/geometric.hpp>
 

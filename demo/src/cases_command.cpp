@@ -1,6 +1,6 @@
 #include "commands.hpp"
 
-#include <glide/controller/cases.hpp>
+#include <glide/cases/cases.hpp>
 
 #include <CLI/CLI.hpp>
 

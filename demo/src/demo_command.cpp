@@ -3,7 +3,7 @@
 #include "commands.hpp"
 #include "demo_view.hpp"
 
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -131,10 +131,10 @@ void add_demo_command(CLI::App& app, std::ostream& out, std::ostream& err, std::
       ->capture_default_str()
       ->check(CLI::Range(1.f, 10000.f))
       ->group("Tour");
-  cmd->add_option("--gravity", args->tour.gravity, "Gravity the walker applies (m/s^2)")
+  cmd->add_option("--gravity", args->tour.player.gravity, "Gravity the walker applies (m/s^2)")
       ->capture_default_str()
       ->group("Tour");
-  cmd->add_option("--jump-speed", args->tour.jump_speed, "Upward speed of a jump (m/s)")
+  cmd->add_option("--jump-speed", args->tour.player.jump_speed, "Upward speed of a jump (m/s)")
       ->capture_default_str()
       ->group("Tour");
   cmd->add_option("--map-size", args->map.max_size, "Pixels along the longer side of the map")

@@ -1,6 +1,6 @@
 #include "demo_level.hpp"
 
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 
 #include <nlohmann/json.hpp>
 

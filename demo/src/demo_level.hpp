@@ -4,9 +4,9 @@
 // heightmap terrain, a spawn point and a tour script. Loading prints nothing, so the headless
 // tour and the viewer share it.
 
-#include <glide/controller/obj_level.hpp>
-#include <glide/controller/world.hpp>
 #include <glide/terrain/heightfield_loader.hpp>
+#include <glide/world/obj_level.hpp>
+#include <glide/world/world.hpp>
 
 #include <glm/vec3.hpp>
 

@@ -17,8 +17,7 @@ void add_demo_view(CLI::App& demo) {
     viewer::ViewerOptions o = *options;
     o.frames = args.tour.max_frames;
     o.controller = args.controller;
-    o.gravity = args.tour.gravity;
-    o.jump_speed = args.tour.jump_speed;
+    o.player = args.tour.player;
     // Read again on every reload (F5), so edits to the level files show up.
     const std::filesystem::path file =
         args.level.empty() ? demo::default_level_file() : std::filesystem::path(args.level);

@@ -1,6 +1,6 @@
 #include "map_image.hpp"
 
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>

@@ -1,6 +1,6 @@
 #include "tour.hpp"
 
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 
 #include <glm/geometric.hpp>
 
@@ -16,8 +16,6 @@ void validate(const TourSettings& t) {
     throw Error(std::string("tour setting ") + field + " out of range: " + std::to_string(v));
   };
   if (!(t.dt > 0.f && std::isfinite(t.dt))) fail("dt", t.dt);
-  if (!(t.gravity >= 0.f && std::isfinite(t.gravity))) fail("gravity", t.gravity);
-  if (!(t.jump_speed >= 0.f && std::isfinite(t.jump_speed))) fail("jump_speed", t.jump_speed);
   if (t.max_frames < 0) fail("max_frames", static_cast<float>(t.max_frames));
   if (!(t.stuck_ratio >= 0.f && t.stuck_ratio <= 1.f)) fail("stuck_ratio", t.stuck_ratio);
   if (t.flicker_frames < 1) fail("flicker_frames", static_cast<float>(t.flicker_frames));
@@ -37,7 +35,7 @@ double percentile(std::vector<float> values, double p) {
 
 TourWalker::TourWalker(const World& world, const TourScript& script, const glm::vec3& spawn,
                        const ControllerSettings& settings, const TourSettings& tour)
-    : world_(&world), script_(&script), tour_(tour), controller_(world, settings, spawn) {
+    : world_(&world), script_(&script), tour_(tour), controller_(world, settings, spawn), player_(tour.player) {
   validate(tour_);
   if (script.waypoints.empty()) throw Error(script.file.string() + ": the tour has no waypoints");
   begin_leg();
@@ -111,25 +109,18 @@ void TourWalker::step() {
   }
   if (leg_ >= static_cast<int>(script_->waypoints.size())) return;
 
-  // Gravity and jumps, owned by the game as in any player loop.
+  // Gravity and jumps: the player loop every game writes around the controller.
   FrameRecord rec;
   const GroundState before = controller_.ground().state;
-  // On the ground the controller carries the walk along the slope: upward speed gained walking
-  // uphill is dropped, or a turn at the top of a hill would launch the walker like a jump.
-  if (before == GroundState::on_ground) vertical_ = 0.f;
-  if (jump_pending_ && before == GroundState::on_ground) {
-    vertical_ = tour_.jump_speed;
+  const glm::vec3 start = controller_.position();
+  const auto t0 = std::chrono::steady_clock::now();
+  const MoveResult r = player_.step(controller_, {.velocity = walk, .jump = jump_pending_}, dt);
+  const auto t1 = std::chrono::steady_clock::now();
+  if (player_.jumped()) {
     jump_pending_ = false;
     rec.jumped = true;
     last_jump_frame_ = static_cast<int>(frames_.size());
   }
-  vertical_ -= tour_.gravity * dt;
-
-  const glm::vec3 start = controller_.position();
-  const auto t0 = std::chrono::steady_clock::now();
-  const MoveResult r = controller_.move(walk + glm::vec3(0.f, vertical_, 0.f), dt);
-  const auto t1 = std::chrono::steady_clock::now();
-  vertical_ = r.velocity.y;
 
   rec.position = r.position;
   rec.walk = walk;

@@ -7,6 +7,7 @@
 #include "demo_level.hpp"
 
 #include <glide/controller/controller.hpp>
+#include <glide/controller/player_step.hpp>
 
 #include <glm/vec3.hpp>
 
@@ -18,8 +19,7 @@ namespace glide::demo {
 /// The walker's game rules and what the figures count.
 struct TourSettings {
   float dt = 1.f / 60.f;    ///< frame time (s, > 0)
-  float gravity = 9.81f;    ///< downward acceleration the game applies (m/s^2, >= 0)
-  float jump_speed = 5.f;   ///< upward speed of a jump (m/s, >= 0)
+  PlayerSettings player;    ///< the walker's gravity and jump speed
   int max_frames = 0;       ///< stop after this many frames; 0 = when the script ends (frames, >= 0)
   float stuck_ratio = 0.1f; ///< a frame moving less than this share of the requested walk is stuck (ratio)
   int flicker_frames = 5;   ///< on_ground -> other -> on_ground within this many frames is flicker (frames)
@@ -106,8 +106,8 @@ private:
   float leg_time_ = 0.f;    // (s)
   float leg_timeout_ = 0.f; // (s)
   float wait_left_ = -1.f;  // (s); >= 0 while idling at a reached waypoint
+  PlayerStep player_;
   bool jump_pending_ = false;
-  float vertical_ = 0.f;       // game-owned vertical speed (m/s)
   int left_ground_frame_ = -1; // frame the walker last left on_ground, -1 while on it
   int last_jump_frame_ = -1000000;
   int flicker_ = 0;

@@ -1,5 +1,5 @@
+#include <glide/error.hpp>
 #include <glide/gjk/convex_hull.hpp>
-#include <glide/gjk/error.hpp>
 
 #include "quickhull.hpp"
 

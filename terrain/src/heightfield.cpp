@@ -1,4 +1,4 @@
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 #include <glide/terrain/heightfield.hpp>
 
 #include <glm/geometric.hpp>

@@ -1,7 +1,7 @@
 // load_heightfield(): format detection, raw float32 files, and the shared error helpers.
 #include "heightmap_readers.hpp"
 
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 #include <glide/terrain/heightfield_loader.hpp>
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 
 #include "demo_level.hpp"
 
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 
 #include <filesystem>
 #include <fstream>

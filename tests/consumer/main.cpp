@@ -1,11 +1,11 @@
 // A tiny game: uses each module through the installed or added glide, so a missing header,
 // library or dependency fails to build, and a broken link fails to run.
 #include <glide/controller/controller.hpp>
-#include <glide/controller/world.hpp>
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/distance.hpp>
 #include <glide/terrain/heightfield.hpp>
 #include <glide/version.hpp>
+#include <glide/world/world.hpp>
 
 #include <cstdio>
 #include <vector>

@@ -1,6 +1,8 @@
-# cmake -DMODE=package|subdirectory -DGLIDE_SOURCE_DIR=... -DGLIDE_BINARY_DIR=... -DWORK_DIR=...
-#       -DBUILD_TYPE=... -P run.cmake
-# Configures, builds and runs the consumer in tests/consumer/ against glide.
+# cmake -DMODE=package|gjk|world_without_tinyobjloader|subdirectory -DGLIDE_SOURCE_DIR=...
+#       -DGLIDE_BINARY_DIR=... -DWORK_DIR=... -DBUILD_TYPE=... -P run.cmake
+# Configures, builds and runs the consumer in tests/consumer/ against glide. The package modes
+# install glide into a prefix of their own; gjk and world_without_tinyobjloader hide
+# tinyobjloader and nlohmann_json from find_package, so a config that asks for them fails.
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
@@ -12,11 +14,27 @@ endfunction()
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(configure_args -S "${GLIDE_SOURCE_DIR}/tests/consumer" -B "${WORK_DIR}/build"
   -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DGLIDE_CONSUMER_MODE=${MODE})
-if(MODE STREQUAL "package")
+if(MODE STREQUAL "subdirectory")
+  list(APPEND configure_args "-DGLIDE_SOURCE_DIR=${GLIDE_SOURCE_DIR}")
+else()
   step(${CMAKE_COMMAND} --install "${GLIDE_BINARY_DIR}" --prefix "${WORK_DIR}/prefix")
   list(APPEND configure_args "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix")
-else()
-  list(APPEND configure_args "-DGLIDE_SOURCE_DIR=${GLIDE_SOURCE_DIR}")
+endif()
+if(MODE STREQUAL "gjk" OR MODE STREQUAL "world_without_tinyobjloader")
+  list(APPEND configure_args -DCMAKE_DISABLE_FIND_PACKAGE_tinyobjloader=ON
+    -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON)
+endif()
+
+if(MODE STREQUAL "world_without_tinyobjloader")
+  execute_process(COMMAND ${CMAKE_COMMAND} ${configure_args} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "consumer (${MODE}): configured although tinyobjloader was hidden")
+  endif()
+  if(NOT err MATCHES "tinyobjloader")
+    message(FATAL_ERROR "consumer (${MODE}): failed, but not for tinyobjloader:\n${err}")
+  endif()
+  message(STATUS "consumer (${MODE}): refused as it must")
+  return()
 endif()
 step(${CMAKE_COMMAND} ${configure_args})
 step(${CMAKE_COMMAND} --build "${WORK_DIR}/build" -j2)

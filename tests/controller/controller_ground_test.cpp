@@ -97,11 +97,11 @@ TEST_CASE("jumping under a sloped ceiling does not stick to it") {
   Controller c(world, {}, {0, 0, 0});
   Player player{c, world};
   for (int frame = 0; frame < 10; ++frame) player.step({0, 0, 0}, k_dt);
-  player.vertical = 6.f; // jump
+  player.player.set_settings({.jump_speed = 6.f});
   bool touched = false;
   int frame = 0;
   for (; frame < 120; ++frame) {
-    const MoveResult r = player.step({0, 0, 0}, k_dt);
+    const MoveResult r = player.step({0, 0, 0}, k_dt, frame == 0);
     touched = touched || r.flags.above;
     if (frame > 5 && r.ground.state == GroundState::on_ground) break;
   }

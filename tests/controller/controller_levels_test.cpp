@@ -2,8 +2,8 @@
 #include "approx.hpp"
 #include "controller_scene.hpp"
 
-#include <glide/controller/obj_level.hpp>
 #include <glide/terrain/heightfield.hpp>
+#include <glide/world/obj_level.hpp>
 
 #include <cmath>
 #include <string>
@@ -90,7 +90,7 @@ TEST_CASE("a level loaded from OBJ: up the ramp, onto its top, and blocked by th
     Controller c(world, {}, {-8.f, 0.f, 0.f});
     Player player{c, world};
     float top = 0.f;
-    for (int frame = 0; frame < 150; ++frame) {
+    for (int frame = 0; frame < 180; ++frame) {
       const MoveResult r = player.step({2.f, 0, 0}, k_dt);
       if (c.position().x < -4.5f) REQUIRE(r.ground.state == GroundState::on_ground); // on the way up
       top = std::max(top, c.position().y);

@@ -6,7 +6,8 @@
 
 #include <doctest/doctest.h>
 #include <glide/controller/controller.hpp>
-#include <glide/controller/world.hpp>
+#include <glide/controller/player_step.hpp>
+#include <glide/world/world.hpp>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -39,19 +40,18 @@ inline float deepest_gap(const World& world, const Controller& c) {
   return gap;
 }
 
-/// What a game does each frame: walk input plus its own gravity, fed back from the result.
+/// What a game does each frame (glide::PlayerStep: walk input plus gravity), watching the
+/// deepest end-of-frame overlap.
 struct Player {
+  Player(Controller& c, const World& w) : controller(c), world(w) {}
+
   Controller& controller;
   const World& world;
-  float gravity = 9.81f;  ///< (m/s^2)
-  float vertical = 0.f;   ///< game-owned vertical speed (m/s)
+  PlayerStep player;
   float worst_gap = 1e9f; ///< deepest end-of-frame overlap seen (m)
 
-  MoveResult step(const glm::vec3& walk, float dt) {
-    if (controller.ground().state == GroundState::on_ground && vertical <= 0.f) vertical = 0.f;
-    vertical -= gravity * dt;
-    const MoveResult r = controller.move(walk + glm::vec3(0, vertical, 0), dt);
-    vertical = r.velocity.y;
+  MoveResult step(const glm::vec3& walk, float dt, bool jump = false) {
+    const MoveResult r = player.step(controller, {.velocity = walk, .jump = jump}, dt);
     worst_gap = std::min(worst_gap, deepest_gap(world, controller));
     return r;
   }

@@ -1,9 +1,9 @@
 #include "approx.hpp"
 #include "convex_hull_oracle.hpp"
 
+#include <glide/error.hpp>
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/detail/hull_scan.hpp>
-#include <glide/gjk/error.hpp>
 
 #include <glm/common.hpp>
 #include <glm/vector_relational.hpp>

@@ -1,7 +1,7 @@
 #include "approx.hpp"
 #include "png_writer.hpp"
 
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 #include <glide/terrain/heightfield_loader.hpp>
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION

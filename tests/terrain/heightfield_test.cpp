@@ -1,7 +1,7 @@
 #include "approx.hpp"
 #include "terrain_oracles.hpp"
 
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 #include <glide/terrain/heightfield.hpp>
 
 #include <cmath>

@@ -8,7 +8,7 @@
 #include "viewer.hpp"
 #include "walker.hpp"
 
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 
 #include <doctest/doctest.h>
 #include <glm/geometric.hpp>
@@ -199,7 +199,7 @@ TEST_CASE("walker: a jump rises to v^2 / 2g and lands back on the ground") {
     apex = std::max(apex, walker.controller().position().y);
     left_ground |= walker.last().ground.state == GroundState::in_air;
   }
-  const float v = walker.tuning.jump_speed, g = walker.tuning.gravity;
+  const float v = walker.tuning.player.jump_speed, g = walker.tuning.player.gravity;
   CHECK(left_ground);
   CHECK_APPROX(apex - floor_y, v * v / (2.f * g), 0.03f);
   CHECK(walker.last().ground.state == GroundState::on_ground);

@@ -3,7 +3,7 @@
 #include "renderer.hpp"
 
 #include <glide/controller/controller.hpp>
-#include <glide/controller/world.hpp>
+#include <glide/world/world.hpp>
 
 #include <vector>
 

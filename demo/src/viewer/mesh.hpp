@@ -2,7 +2,7 @@
 
 #include "colors.hpp"
 
-#include <glide/controller/world.hpp>
+#include <glide/world/world.hpp>
 
 #include <glm/vec3.hpp>
 

@@ -55,8 +55,8 @@ PanelActions tuning_panel(Walker& walker, DebugDrawOptions& debug, PanelState& s
         ImGui::SliderFloat("min move (m)", &s.min_move_distance, 0.f, 0.01f, "%.6f", ImGuiSliderFlags_Logarithmic);
     changed |= ImGui::SliderFloat("recovery (m/s)", &s.recovery_speed, 0.1f, 20.f, "%.2f");
     ImGui::SliderFloat("walk speed (m/s)", &walker.tuning.walk_speed, 0.5f, 15.f, "%.1f");
-    ImGui::SliderFloat("jump speed (m/s)", &walker.tuning.jump_speed, 0.f, 15.f, "%.1f");
-    ImGui::SliderFloat("gravity (m/s2)", &walker.tuning.gravity, 0.f, 40.f, "%.1f");
+    ImGui::SliderFloat("jump speed (m/s)", &walker.tuning.player.jump_speed, 0.f, 15.f, "%.1f");
+    ImGui::SliderFloat("gravity (m/s2)", &walker.tuning.player.gravity, 0.f, 40.f, "%.1f");
   }
   if (ImGui::CollapsingHeader("Slopes & steps", ImGuiTreeNodeFlags_DefaultOpen)) {
     changed |= ImGui::SliderAngle("max slope", &s.max_slope, 0.f, 89.f);

@@ -2,7 +2,7 @@
 
 #include "gl.hpp"
 
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 
 #include <algorithm>
 #include <cstddef>

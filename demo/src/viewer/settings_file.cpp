@@ -1,6 +1,6 @@
 #include "settings_file.hpp"
 
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 
 #include <glm/trigonometric.hpp>
 #include <nlohmann/json.hpp>

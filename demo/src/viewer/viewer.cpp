@@ -12,8 +12,8 @@
 #include "walker.hpp"
 #include "window.hpp"
 
-#include <glide/controller/record.hpp>
-#include <glide/gjk/error.hpp>
+#include <glide/cases/record.hpp>
+#include <glide/error.hpp>
 
 #include <imgui.h>
 
@@ -44,8 +44,7 @@ public:
       : options_(options), load_level_(load_level), level_(std::move(level)), window_(window), out_(out),
         settings_file_(options.settings_file.empty() ? "glide_viewer_settings.json" : options.settings_file) {
     walker_ = std::make_unique<Walker>(level_->world, settings, level_->spawn);
-    walker_->tuning.gravity = options.gravity;
-    walker_->tuning.jump_speed = options.jump_speed;
+    walker_->tuning.player = options.player;
     rebuild_meshes();
     window_.set_title("glide viewer: " + level_->name);
   }

@@ -1,7 +1,8 @@
 #pragma once
 
 #include <glide/controller/controller_settings.hpp>
-#include <glide/controller/world.hpp>
+#include <glide/controller/player_step.hpp>
+#include <glide/world/world.hpp>
 
 #include <glm/vec3.hpp>
 
@@ -31,8 +32,7 @@ struct ViewerOptions {
   std::string settings_file; ///< JSON of ControllerSettings: loaded at start when it exists, saved by the panel
   std::string record_file = "glide_recorded_cases.json"; ///< case file the record key (F9) adds to
   ControllerSettings controller; ///< starting settings; the settings file, when it exists, overrides them
-  float gravity = 15.f;          ///< downward acceleration the walker applies (m/s^2, >= 0)
-  float jump_speed = 5.5f;       ///< upward speed of a jump (m/s, >= 0)
+  PlayerSettings player{.gravity = 15.f, .jump_speed = 5.5f}; ///< the walker's gravity and jumps
 };
 
 /// Opens a window and runs the interactive viewer until it is closed (Esc) or `frames` have

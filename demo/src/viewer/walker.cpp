@@ -1,6 +1,6 @@
 #include "walker.hpp"
 
-#include <glide/gjk/error.hpp>
+#include <glide/error.hpp>
 
 #include <glm/geometric.hpp>
 
@@ -26,24 +26,15 @@ std::string Walker::apply_settings(const ControllerSettings& settings) {
 const MoveResult& Walker::step(const FrameInput& input, const glm::vec3& forward, const glm::vec3& right, float dt) {
   glm::vec3 walk = input.walk.x * right + input.walk.y * forward;
   if (glm::length(walk) > 1.f) walk = glm::normalize(walk);
-  const bool grounded = controller_.ground().state == GroundState::on_ground;
-  if (grounded) {
-    vertical_speed_ = input.jump ? tuning.jump_speed : 0.f;
-  } else {
-    vertical_speed_ -= tuning.gravity * dt;
-  }
-  const glm::vec3 velocity = walk * tuning.walk_speed + glm::vec3(0.f, vertical_speed_, 0.f);
-
+  const glm::vec3 velocity = walk * tuning.walk_speed;
+  player_.set_settings(tuning.player); // the panel edits the tuning between frames
   const auto start = std::chrono::steady_clock::now();
-  last_ = controller_.move(velocity, dt);
+  last_ = player_.step(controller_, {.velocity = velocity, .jump = input.jump}, dt);
   const auto end = std::chrono::steady_clock::now();
-
-  // The controller takes away what contacts blocked: a ceiling stops the rise, ground the fall.
-  vertical_speed_ = last_.velocity.y;
   stats_.last_us = std::chrono::duration<double, std::micro>(end - start).count();
   stats_.average_us = stats_.average_us == 0.0 ? stats_.last_us : 0.98 * stats_.average_us + 0.02 * stats_.last_us;
   stats_.iterations = static_cast<int>(controller_.last_trace().iterations.size());
-  stats_.motion = velocity * dt;
+  stats_.motion = (velocity + controller_.settings().up * player_.vertical_speed()) * dt;
   return last_;
 }
 

@@ -3,7 +3,8 @@
 #include "input.hpp"
 
 #include <glide/controller/controller.hpp>
-#include <glide/controller/world.hpp>
+#include <glide/controller/player_step.hpp>
+#include <glide/world/world.hpp>
 
 #include <glm/vec3.hpp>
 
@@ -14,9 +15,8 @@ namespace glide::viewer {
 /// The game side of the character: walking speed, gravity and jumping (the controller leaves
 /// them to the game), plus what the stats panel shows about each move.
 struct WalkerTuning {
-  float walk_speed = 4.f;  ///< (m/s)
-  float jump_speed = 5.5f; ///< upward speed at take-off (m/s)
-  float gravity = 15.f;    ///< downward acceleration (m/s^2)
+  float walk_speed = 4.f;                                     ///< (m/s)
+  PlayerSettings player{.gravity = 15.f, .jump_speed = 5.5f}; ///< gravity and jumps
 };
 
 struct MoveStats {
@@ -48,7 +48,7 @@ private:
   Controller controller_;
   MoveResult last_;
   MoveStats stats_;
-  float vertical_speed_ = 0.f; ///< (m/s, + up)
+  PlayerStep player_;
 };
 
 } // namespace glide::viewer

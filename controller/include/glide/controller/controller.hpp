@@ -1,9 +1,9 @@
 #pragma once
 
 #include <glide/controller/controller_settings.hpp>
-#include <glide/controller/nearby_pieces.hpp>
-#include <glide/controller/query_types.hpp>
 #include <glide/gjk/shapes.hpp>
+#include <glide/world/nearby_pieces.hpp>
+#include <glide/world/query_types.hpp>
 
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <glide/controller/query_types.hpp>
+#include <glide/world/query_types.hpp>
 
 #include <glm/trigonometric.hpp>
 #include <glm/vec3.hpp>

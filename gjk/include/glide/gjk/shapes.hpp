@@ -1,5 +1,7 @@
 #pragma once
 
+#include <glide/gjk/aabb.hpp>
+
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
@@ -82,6 +84,11 @@ struct Capsule {
     return len > 0.f ? segment.support(dir) + dir * (radius / len) : segment.support(dir);
   }
 };
+
+/// The smallest axis-aligned box around a capsule: its segment's box grown by the radius.
+inline Aabb capsule_bounds(const Capsule& c) {
+  return Aabb::of_point(c.segment.a).merged(c.segment.b).expanded(c.radius);
+}
 
 /// Cylinder along the Y axis, centred on the origin.
 struct Cylinder {

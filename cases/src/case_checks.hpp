@@ -1,0 +1,21 @@
+#pragma once
+
+#include "case_model.hpp"
+
+#include <glide/cases/cases.hpp>
+
+#include <string>
+#include <vector>
+
+namespace glide::cases {
+
+/// Shortest text that reads back to the same float ("0.1", "[1, 0, 0.5]", "true", "\"crate\"").
+std::string format_value(const Value& value);
+
+/// Compares every expectation of `c` with the actual values (floats compared as floats, so a
+/// value written by --update always passes again).
+std::vector<CaseMismatch> check_case(const Case& c, const Actuals& actual);
+
+const Value* find_actual(const Actuals& actual, const std::string& field);
+
+} // namespace glide::cases

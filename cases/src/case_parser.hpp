@@ -1,0 +1,36 @@
+#pragma once
+
+#include "case_model.hpp"
+#include "json_reader.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace glide::cases {
+
+struct CaseFile {
+  std::filesystem::path path;
+  Json document; ///< kept (in its key order) so --update can rewrite expectations in place
+  std::vector<Case> cases;
+};
+
+/// Reads and validates a case file. Throws glide::Error naming the file, the case and the
+/// JSON path of the first problem: parse errors, unknown fields, wrong types, missing fields.
+CaseFile parse_case_file(const std::filesystem::path& path);
+
+/// The same from text; `label` names it in errors and relative shape files resolve
+/// against `base_dir`.
+CaseFile parse_case_text(const std::string& text, const std::string& label, const std::filesystem::path& base_dir);
+
+enum class ValueKind { boolean, number, vector, text };
+
+/// The fields a query type reports, in the order results list them.
+struct FieldSpec {
+  const char* name;
+  ValueKind kind;
+};
+const std::vector<FieldSpec>& fields_of(QueryType type);
+const char* query_type_name(QueryType type);
+
+} // namespace glide::cases

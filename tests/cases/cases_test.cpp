@@ -1,0 +1,227 @@
+// Runs every case file under tests/cases/ through the public header, the way a game's suite
+// would, and checks what a case author sees: readable mismatches, errors that name the file,
+// the case and the JSON path, and --update rewriting only what failed.
+
+#include <doctest/doctest.h>
+
+#include <glide/cases/cases.hpp>
+#include <glide/cases/record.hpp>
+#include <glide/error.hpp>
+#include <glide/world/world.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+const std::filesystem::path k_tests_dir = GLIDE_TESTS_DIR;
+const std::filesystem::path k_work_dir = GLIDE_TEST_WORK_DIR;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::filesystem::path write_file(const std::string& name, const std::string& text) {
+  std::filesystem::create_directories(k_work_dir);
+  const auto path = k_work_dir / name;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  return path;
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Two spheres of radius 1, centres 5 apart along x: distance 3, normal +x.
+std::string sphere_pair_file(const std::string& expect) {
+  return R"({
+  "cases": [
+    {
+      "name": "spheres",
+      "world": [
+        {"name": "a", "shape": {"type": "sphere", "radius": 1}, "position": [5, 0, 0]},
+        {"name": "b", "shape": {"type": "sphere", "radius": 1}}
+      ],
+      "query": {"type": "distance", "a": "a", "b": "b"},
+      "expect": )" +
+         expect + R"(
+    }
+  ]
+}
+)";
+}
+} // namespace
+
+TEST_CASE("every shipped case passes") {
+  const auto results = glide::run_cases({k_tests_dir / "cases"});
+  CHECK(results.size() >= 40);
+  for (const auto& r : results) CHECK_MESSAGE(r.passed(), r.line());
+}
+
+TEST_CASE("a wrong expectation fails with field, expected, actual and tolerance") {
+  const auto file = write_file("wrong.json", sphere_pair_file(R"({"distance": 2.5, "normal": [1, 0, 0]})"));
+  const auto results = glide::run_case_file(file);
+  REQUIRE(results.size() == 1);
+  CHECK_FALSE(results[0].passed());
+  CHECK(results[0].line() == "FAIL spheres: distance expected 2.5 got 3 (tol 0.0001)");
+}
+
+TEST_CASE("tolerances, vectors and bounds") {
+  SUBCASE("a value inside its own tolerance passes") {
+    const auto file = write_file("tol.json", sphere_pair_file(R"({"distance": {"value": 3.05, "tol": 0.1}})"));
+    CHECK(glide::run_case_file(file).at(0).passed());
+  }
+  SUBCASE("a vector off by more than its tolerance fails and prints both vectors") {
+    const auto file = write_file("vec.json", sphere_pair_file(R"({"point_a": {"value": [4, 0.5, 0], "tol": 0.01}})"));
+    const auto r = glide::run_case_file(file).at(0);
+    CHECK(r.line() == "FAIL spheres: point_a expected [4, 0.5, 0] got [4, 0, 0] (tol 0.01)");
+  }
+  SUBCASE("bounds") {
+    const auto pass = write_file("bounds.json", sphere_pair_file(R"({"distance_at_least": 2, "distance_at_most": 3})"));
+    CHECK(glide::run_case_file(pass).at(0).passed());
+    const auto fail = write_file("bounds_fail.json", sphere_pair_file(R"({"distance_at_most": 2.5})"));
+    CHECK(glide::run_case_file(fail).at(0).line() == "FAIL spheres: distance_at_most expected <= 2.5 got 3 (tol 0)");
+  }
+  SUBCASE("several mismatches are all listed") {
+    const auto file = write_file("two.json", sphere_pair_file(R"({"distance": 1, "normal": [0, 1, 0]})"));
+    const auto r = glide::run_case_file(file).at(0);
+    REQUIRE(r.mismatches.size() == 2);
+    CHECK(contains(r.line(), "distance expected 1 got 3 (tol 0.0001); normal expected [0, 1, 0] got [1, 0, 0]"));
+  }
+}
+
+TEST_CASE("malformed files name the file, the case and the JSON path") {
+  struct Bad {
+    const char* file;
+    std::vector<std::string> parts;
+  };
+  const std::vector<Bad> bad{
+      {"syntax_error.json", {"syntax_error.json: ", "line 6, column 5"}},
+      {"unknown_expectation.json",
+       {"unknown_expectation.json: ", "case \"typo_in_expect\"", "/cases/0/expect/distanse", "unknown expectation"}},
+      {"unknown_field.json",
+       {"unknown_field.json: ", "case \"box_with_radius\"", "/cases/1/world/0/shape/radius", "unknown field"}},
+      {"wrong_type.json",
+       {"case \"radius_is_text\"", "/cases/0/world/0/shape/radius", "expected a number, got a string"}},
+      {"missing_field.json", {"case \"query_without_b\"", "/cases/0/query", "missing required field \"b\""}},
+      {"short_vector.json", {"case \"position_with_two_numbers\"", "/cases/0/world/0/position", "[x, y, z]"}},
+      {"unknown_instance.json", {"case \"query_names_nothing\"", "/cases/0/query/b", "\"wall\""}},
+      {"move_bad_controller.json",
+       {"case \"capsule_too_short\"", "/cases/0/query/controller", "ControllerSettings.height", "0.8"}},
+      {"duplicate_field.json", {"duplicate_field.json: ", "/cases/0/expect", "duplicate field \"distance\""}},
+      {"number_overflow.json", {"number_overflow.json: ", "number overflow", "1e999"}},
+  };
+  for (const auto& b : bad) {
+    CAPTURE(b.file);
+    const auto results = glide::run_case_file(k_tests_dir / "cases_bad" / b.file);
+    REQUIRE(results.size() == 1);
+    CHECK_FALSE(results[0].passed());
+    for (const auto& part : b.parts) CHECK_MESSAGE(contains(results[0].error, part), results[0].error);
+  }
+  // Every file in the folder is covered above.
+  CHECK(glide::find_case_files({k_tests_dir / "cases_bad"}).size() == bad.size());
+}
+
+TEST_CASE("update rewrites failing expectations to the actual values and keeps the rest") {
+  const auto file = write_file("update.json", R"({
+  "cases": [
+    {
+      "name": "wrong",
+      "world": [
+        {"name": "a", "shape": {"type": "sphere", "radius": 1}, "position": [5, 0, 0]},
+        {"name": "b", "shape": {"type": "sphere", "radius": 1}}
+      ],
+      "query": {"type": "distance", "a": "a", "b": "b"},
+      "expect": {"distance": {"value": 2.5, "tol": 0.001}, "point_a": [0, 0, 0], "distance_at_least": 3.5, "normal": [0.99999, 0, 0]}
+    },
+    {
+      "name": "right",
+      "world": [
+        {"name": "a", "shape": {"type": "box", "half_extents": [1, 1, 1]}, "position": [0, 2.1, 0]},
+        {"name": "b", "shape": {"type": "box", "half_extents": [1, 1, 1]}}
+      ],
+      "query": {"type": "distance", "a": "a", "b": "b"},
+      "expect": {"distance": 0.123}
+    }
+  ]
+}
+)");
+  const auto before = glide::run_case_file(file, {.filter = "wrong", .update = true});
+  REQUIRE(before.size() == 1);
+  CHECK_FALSE(before[0].passed());
+  CHECK(before[0].updated);
+  const std::string text = read_file(file);
+  CHECK(contains(text, R"("distance": {"value": 3, "tol": 0.001})"));
+  CHECK(contains(text, R"("point_a": [4, 0, 0])"));
+  CHECK(contains(text, R"("distance_at_least": 3)"));
+  CHECK(contains(text, R"("normal": [0.99999, 0, 0])")); // it held: kept as written
+  CHECK(contains(text, R"("distance": 0.123)"));         // the filtered-out case is untouched
+  const auto after = glide::run_case_file(file);
+  REQUIRE(after.size() == 2);
+  CHECK(after[0].passed());
+  CHECK_FALSE(after[1].passed());
+  // Without update nothing is written.
+  glide::run_case_file(file);
+  CHECK(read_file(file) == text);
+}
+
+TEST_CASE("a missing path is an error naming it") {
+  CHECK_THROWS_AS(glide::find_case_files({k_tests_dir / "no_such_folder"}), glide::Error);
+}
+
+TEST_CASE("record_case writes a case that replays to the same answer") {
+  glide::World world;
+  const std::vector<glm::vec3> cube{{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                                    {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+  // A crate turned by an awkward angle (not representable in Euler degrees exactly), one far
+  // away, and a sloped terrain under both.
+  const glm::quat turn = glm::normalize(glm::quat(0.9f, 0.1f, 0.37f, -0.2f));
+  const glide::PieceId crate = world.add_piece(glide::gjk::ConvexHull(cube), {turn, {4.f, 1.2f, 0.3f}});
+  world.add_piece(glide::gjk::ConvexHull(cube), {{1, 0, 0, 0}, {100.f, 0.f, 100.f}});
+  std::vector<float> heights(32 * 32);
+  for (int r = 0; r < 32; ++r)
+    for (int c = 0; c < 32; ++c) heights[static_cast<std::size_t>(r * 32 + c)] = 0.05f * static_cast<float>(c) - 1.f;
+  world.set_terrain(glide::Heightfield(32, 32, heights, glm::vec2(1.f), glm::vec3(-16.f, 0.f, -16.f)));
+
+  const glide::gjk::Capsule capsule{{{0.f, 1.f, 0.f}, {0.f, 2.f, 0.f}}, 0.4f};
+  const auto file = k_work_dir / "recorded" / "recorded.json";
+  std::filesystem::remove(file);
+
+  SUBCASE("a hit on a piece") {
+    const glide::SweepHit hit = glide::record_case(file, "into_crate", world, capsule, {6.f, 0.f, 0.f});
+    REQUIRE(hit.hit);
+    CHECK(hit.piece == crate);
+    const std::string text = read_file(file);
+    CHECK(contains(text, "\"piece\": \"piece" + std::to_string(crate.value) + "\""));
+    CHECK_FALSE(contains(text, "[100, 0, 100]")); // the far crate is left out
+    CHECK(contains(text, "\"type\": \"heightfield\""));
+  }
+  SUBCASE("a hit on the terrain, with bisection") {
+    glide::SweepSettings settings;
+    settings.method = glide::ToiMethod::bisection;
+    const glide::SweepHit hit = glide::record_case(file, "onto_terrain", world, capsule, {0.f, -4.f, -3.f}, settings);
+    REQUIRE(hit.hit);
+    CHECK(hit.target == glide::HitTarget::terrain);
+    CHECK(contains(read_file(file), "\"method\": \"bisection\""));
+  }
+  SUBCASE("a miss; recording twice under one name keeps one case") {
+    glide::record_case(file, "miss", world, capsule, {0.f, 3.f, 0.f});
+    glide::record_case(file, "miss", world, capsule, {0.f, 3.f, 0.f});
+    glide::record_case(file, "other", world, capsule, {6.f, 0.f, 0.f});
+    CHECK(glide::run_case_file(file).size() == 2);
+  }
+  const auto results = glide::run_case_file(file);
+  REQUIRE_FALSE(results.empty());
+  for (const auto& r : results) CHECK_MESSAGE(r.passed(), r.line());
+}
+
+TEST_CASE("record_case refuses to overwrite a file that is not a case file") {
+  const auto file = write_file("not_cases.json", R"({"something": "else"})");
+  glide::World world;
+  const glide::gjk::Capsule capsule{{{0.f, 1.f, 0.f}, {0.f, 2.f, 0.f}}, 0.4f};
+  CHECK_THROWS_AS(glide::record_case(file, "x", world, capsule, {1.f, 0.f, 0.f}), glide::Error);
+  CHECK(read_file(file) == R"({"something": "else"})");
+}

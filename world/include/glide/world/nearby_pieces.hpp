@@ -1,0 +1,110 @@
+#pragma once
+
+#include <glide/gjk/aabb.hpp>
+#include <glide/gjk/convex_hull.hpp>
+#include <glide/gjk/distance.hpp>
+#include <glide/gjk/shapes.hpp>
+#include <glide/gjk/toi.hpp>
+#include <glide/world/face_polygon.hpp>
+#include <glide/world/query_types.hpp>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace glide {
+
+class World;
+
+/// The pieces and terrain triangles around one moving capsule, gathered from a World once and
+/// queried many times: every sub-query of a character's move, and its next moves while they
+/// stay inside the gathered box (a cached volume, as PhysX's controller keeps). The gather is
+/// redone, `margin` wider than asked, when a query leaves the held box or the world changes.
+///
+/// Each held piece also keeps what its last GJK query taught: a plane the whole piece lies
+/// behind, and the simplex to warm-start from. A query skips, without GJK, a piece its capsule
+/// stays farther from than the radius behind that plane; with SweepSettings::ignore_separating
+/// it also skips a piece whose plane the motion does not approach while the capsule is no
+/// deeper than the tolerance into it (the capsule then never comes closer to the piece than
+/// radius - tolerance, as World's rule for contacts the motion leaves). Where the closest
+/// points lie inside a face of the piece, its FacePolygon answers exactly without GJK.
+/// Otherwise results are those of the World's queries, within the time-of-impact tolerance.
+class NearbyPieces {
+public:
+  /// Makes sure everything whose bounds meet `box` is held; gathers anew, with `margin` (m)
+  /// around the box, when the box is not inside the held one or the world changed.
+  void reach(const World& world, const gjk::Aabb& box, float margin);
+  /// Drops everything held; the next query gathers anew.
+  void clear();
+
+  /// World::sweep_capsule over the held pieces (gathering first when the sweep leaves them).
+  SweepHit sweep_capsule(const World& world, const gjk::Capsule& capsule, const glm::vec3& motion,
+                         const QueryFilter& filter, const SweepSettings& settings);
+  /// World::overlap_capsule over the held pieces: pieces by id, then terrain. The span stays
+  /// valid until the next query.
+  std::span<const Contact> overlap_capsule(const World& world, const gjk::Capsule& capsule, float margin,
+                                           const QueryFilter& filter);
+  /// World::closest over the held pieces: nearest first, at most `max_contacts`. The span
+  /// stays valid until the next query.
+  std::span<const Contact> closest(const World& world, const gjk::Capsule& capsule, float max_distance,
+                                   const QueryFilter& filter, std::size_t max_contacts);
+  /// World::raycast over the held pieces (terrain rays go to the heightfield, exactly).
+  RayHit raycast(const World& world, const glm::vec3& origin, const glm::vec3& dir, float max_t,
+                 const QueryFilter& filter, const SweepSettings& settings);
+
+  /// The normal of the held face of `piece` holding `point` (FacePolygon::holds), or null:
+  /// what a contact with a face's interior stands on, without searching the hull.
+  const glm::vec3* face_normal(PieceId piece, const glm::vec3& point, float margin) const;
+
+  const gjk::Aabb& held_box() const { return box_; }
+  std::size_t held_count() const { return entries_.size(); }
+  /// Gathers since construction (count): how often the held box was left.
+  std::uint64_t gathers() const { return gathers_; }
+
+private:
+  struct Entry {
+    const glm::vec3* vertices = nullptr; ///< piece: its world vertices (terrain: triangles_[order])
+    std::uint32_t vertex_count = 0;
+    std::uint32_t layers = 0;
+    HitTarget target = HitTarget::piece;
+    PieceId piece;
+    const gjk::ConvexHull* hull = nullptr; ///< piece: its hull in local space
+    FacePolygon face;        ///< the face the last GJK closest points lay inside (empty: an edge or vertex)
+    std::uint32_t order = 0; ///< terrain walk order
+    // Every point of the shape has dot(plane_normal, p) <= plane_offset.
+    bool has_plane = false;
+    glm::vec3 plane_normal{0.f};
+    float plane_offset = 0.f;
+    gjk::SimplexCache cache;
+    // The last distance query of the piece, reused while the segment has not moved (the
+    // ground probe ends a move where the next one starts).
+    bool has_known = false;
+    gjk::Segment known_segment;
+    gjk::DistanceResult known;
+  };
+
+  /// Distance from `segment` to the entry's shape: the known one, or a warm-started query
+  /// that becomes the known one and teaches the plane.
+  template <class Shape>
+  const gjk::DistanceResult& distance_to(Entry& e, const gjk::Segment& segment, const Shape& shape);
+  /// Remembers which face a distance result's closest points lie inside, if any.
+  void learn_face(Entry& e, const gjk::DistanceResult& d) const;
+
+  bool accepts(const Entry& e, const QueryFilter& filter) const;
+  void learn_plane(Entry& e, const glm::vec3& normal);
+  template <class Visit>
+  void with_shape(const Entry& e, Visit&& visit) const;
+
+  gjk::Aabb box_;
+  float margin_ = 0.5f; ///< around the asked box when gathering (m)
+  std::uint64_t revision_ = ~0ull;
+  const World* world_ = nullptr;
+  std::vector<Entry> entries_;
+  std::vector<gjk::Aabb> bounds_;        ///< of entries_[i], kept apart so culling reads little
+  std::vector<Entry> previous_;          ///< the last gather's entries, whose planes carry over
+  std::vector<gjk::Triangle> triangles_; ///< terrain triangles held, by Entry::order
+  std::vector<Contact> contacts_;
+  std::uint64_t gathers_ = 0;
+};
+
+} // namespace glide

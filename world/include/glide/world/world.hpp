@@ -1,0 +1,126 @@
+#pragma once
+
+#include <glide/gjk/aabb.hpp>
+#include <glide/gjk/convex_hull.hpp>
+#include <glide/gjk/shapes.hpp>
+#include <glide/terrain/heightfield.hpp>
+#include <glide/world/query_types.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace glide {
+
+namespace detail {
+class Bvh;
+}
+
+/// The static world the character moves through: convex pieces (each a hull in local space
+/// plus a placement) and an optional heightfield terrain, with the capsule queries the
+/// controller needs. Pieces go into a bounding volume hierarchy that is rebuilt lazily: edits
+/// mark it dirty, and the next query (or update()) rebuilds it. Queries are const and may run
+/// from several threads at once once update() has been called after the last edit.
+class World {
+public:
+  World();
+  ~World();
+  World(World&&) noexcept;
+  World& operator=(World&&) noexcept;
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // ---- pieces ---------------------------------------------------------------------------
+
+  /// Adds a piece; its world shape is the hull placed by `transform`. Throws glide::Error for a
+  /// non-finite or non-unit rotation or a non-finite translation.
+  PieceId add_piece(gjk::ConvexHull hull, gjk::Transform transform = {}, PieceInfo info = {});
+  /// Removes a piece; throws glide::Error for an unknown or removed id.
+  void remove_piece(PieceId id);
+  /// Moves a piece (room for moving platforms: today the hierarchy is rebuilt lazily).
+  void set_piece_transform(PieceId id, gjk::Transform transform);
+
+  std::size_t piece_count() const { return live_count_; }
+  bool contains(PieceId id) const;
+  /// Look-ups; each throws glide::Error for an unknown or removed id.
+  const gjk::ConvexHull& hull(PieceId id) const;
+  const gjk::Transform& transform(PieceId id) const;
+  const PieceInfo& info(PieceId id) const;
+  const gjk::Aabb& bounds(PieceId id) const;
+  /// The hull's vertices placed in the world (m): the shape the queries use.
+  std::span<const glm::vec3> world_vertices(PieceId id) const;
+  /// Ids of every live piece in increasing order.
+  std::vector<PieceId> piece_ids() const;
+
+  // ---- terrain --------------------------------------------------------------------------
+
+  void set_terrain(Heightfield terrain, std::uint32_t layers = 1u);
+  void clear_terrain();
+  const Heightfield* terrain() const { return terrain_ ? &*terrain_ : nullptr; }
+  std::uint32_t terrain_layers() const { return terrain_layers_; }
+
+  // ---- queries --------------------------------------------------------------------------
+
+  /// Rebuilds the hierarchy now if edits made it dirty (otherwise the next query does).
+  void update() const;
+
+  /// Changes with every edit (pieces added, removed or moved, terrain set or cleared) and
+  /// move, and is never shared by two worlds: a query result cached for one world at one
+  /// revision stays valid while both are unchanged.
+  std::uint64_t revision() const { return revision_; }
+
+  /// First contact of `capsule` moved along `motion` (m). Among hits closer than
+  /// settings.tie_distance to the earliest one, pieces win over terrain and the smallest piece
+  /// id wins among pieces, so simultaneous hits resolve the same way whatever the build order.
+  SweepHit sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& motion, const QueryFilter& filter = {},
+                         const SweepSettings& settings = {}) const;
+
+  /// Every piece (and terrain triangle) within capsule.radius + margin of the capsule's
+  /// inner segment, in increasing piece id order, terrain last.
+  std::vector<Contact> overlap_capsule(const gjk::Capsule& capsule, float margin, const QueryFilter& filter = {}) const;
+
+  /// The nearest contacts whose gap is at most `max_distance` (m), nearest first, at most
+  /// `max_contacts` of them: ground probes and contact normals.
+  std::vector<Contact> closest(const gjk::Capsule& capsule, float max_distance, const QueryFilter& filter = {},
+                               std::size_t max_contacts = 8) const;
+
+  /// First hit of the ray origin + t * dir, t in [0, max_t], against pieces and terrain.
+  /// Pieces are hit through the same time of impact as sweeps (a point swept along the ray),
+  /// so t may stop up to settings.tolerance (m) short of the surface; terrain is hit exactly.
+  RayHit raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t, const QueryFilter& filter = {},
+                 const SweepSettings& settings = {}) const;
+
+  /// The hierarchy (tests and benchmarks inspect it).
+  const detail::Bvh& bvh() const;
+
+private:
+  struct Piece {
+    gjk::ConvexHull hull;
+    gjk::Transform transform;
+    PieceInfo info;
+    gjk::Aabb bounds;
+    std::vector<glm::vec3> world_vertices;
+    bool alive = true;
+  };
+  void swap(World& other) noexcept;
+  const Piece& piece(PieceId id) const;
+  Piece& piece(PieceId id);
+
+  std::vector<Piece> pieces_; // indexed by PieceId::value; removed slots stay dead
+  std::size_t live_count_ = 0;
+  std::optional<Heightfield> terrain_;
+  std::uint32_t terrain_layers_ = 1u;
+  static bool accepts(PieceId id, std::uint32_t layers, const QueryFilter& filter) {
+    return (layers & filter.layer_mask) != 0u && (!filter.accept || filter.accept(id));
+  }
+  // The hierarchy stores with each piece, in its leaf order, the piece's layers and world
+  // vertices (what the queries read per candidate), so a candidate's box, id and vertices are
+  // one run of adjacent memory.
+  mutable std::unique_ptr<detail::Bvh> bvh_;
+  mutable bool bvh_dirty_ = true;
+  std::uint64_t revision_;
+};
+
+} // namespace glide

@@ -1,0 +1,239 @@
+#pragma once
+
+// Per-candidate tests shared by the world's queries and by the brute-force oracles in the
+// tests, so a query and its oracle differ only in how candidates are found.
+
+#include <glide/gjk/aabb.hpp>
+#include <glide/gjk/distance.hpp>
+#include <glide/gjk/penetration.hpp>
+#include <glide/gjk/toi.hpp>
+#include <glide/terrain/heightfield.hpp>
+#include <glide/world/query_types.hpp>
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace glide::detail {
+
+/// A piece as the queries see it: its hull's vertices already placed in the world, so a
+/// support call is one pass of dot products with no rotation.
+struct VertexCloud {
+  const glm::vec3* vertices = nullptr;
+  std::uint32_t count = 0;
+
+  explicit VertexCloud(std::span<const glm::vec3> v)
+      : vertices(v.data()), count(static_cast<std::uint32_t>(v.size())) {}
+  VertexCloud(const glm::vec3* v, std::uint32_t n) : vertices(v), count(n) {}
+
+  glm::vec3 support(const glm::vec3& dir) const {
+    std::uint32_t best = 0;
+    float best_dot = glm::dot(dir, vertices[0]);
+    for (std::uint32_t i = 1; i < count; ++i) {
+      const float d = glm::dot(dir, vertices[i]);
+      if (d > best_dot) {
+        best_dot = d;
+        best = i;
+      }
+    }
+    return vertices[best];
+  }
+};
+
+inline bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+inline bool valid_capsule(const gjk::Capsule& c) {
+  return finite(c.segment.a) && finite(c.segment.b) && std::isfinite(c.radius) && c.radius >= 0.f;
+}
+
+inline gjk::ToiSettings toi_settings(const SweepSettings& s) {
+  gjk::ToiSettings t;
+  t.tolerance = s.tolerance > 0.f && std::isfinite(s.tolerance) ? s.tolerance : gjk::ToiSettings{}.tolerance;
+  t.max_iterations = s.max_iterations >= 1 ? s.max_iterations : gjk::ToiSettings{}.max_iterations;
+  return t;
+}
+
+/// Time of impact of the capsule's segment core (inflated by `radius`) moving along `motion`
+/// against a convex shape, by the method the settings choose.
+template <class Shape>
+gjk::ToiResult time_of_impact(const gjk::Segment& segment, float radius, const glm::vec3& motion, const Shape& shape,
+                              ToiMethod method, const gjk::ToiSettings& settings, const gjk::ToiWarmStart& warm = {}) {
+  return method == ToiMethod::bisection
+             ? gjk::toi_bisection(segment, radius, motion, shape, settings)
+             : gjk::toi_conservative_advancement(segment, radius, motion, shape, settings, warm);
+}
+
+/// A contact the motion does not approach (SweepSettings::ignore_separating).
+inline bool separating(const gjk::ToiResult& r, const glm::vec3& motion, const SweepSettings& settings) {
+  if (!settings.ignore_separating) return false;
+  // A small slack so sliding exactly along a face is not blocked by rounding of the normal.
+  return glm::dot(r.normal, motion) >= -1e-4f * glm::length(motion);
+}
+
+/// False when the segment moved along `motion` stays more than `reach` from the triangle's
+/// plane, all on one side: it then cannot touch the triangle. The swept positions are convex
+/// combinations of the segment's ends at the start and the end, so their signed distances to
+/// the plane span [min(d) + min(0, m), max(d) + max(0, m)]. A cheap exact reject before the
+/// time of impact, for terrain triangles the capsule passes above.
+inline bool may_reach_plane(const gjk::Triangle& tri, const gjk::Segment& seg, const glm::vec3& motion, float reach) {
+  const glm::vec3 n = glm::cross(tri.b - tri.a, tri.c - tri.a);
+  const float length = glm::length(n);
+  if (!(length > 0.f) || !std::isfinite(length)) return true; // degenerate: GJK decides
+  const glm::vec3 u = n / length;
+  const float da = glm::dot(u, seg.a - tri.a), db = glm::dot(u, seg.b - tri.a), dm = glm::dot(u, motion);
+  const float slack = reach + 1e-5f * (std::abs(da) + std::abs(db) + std::abs(dm)); // rounding
+  return std::min(da, db) + std::min(0.f, dm) <= slack && std::max(da, db) + std::max(0.f, dm) >= -slack;
+}
+
+/// One hit found while a query runs; the winner is chosen once all are in.
+struct Candidate {
+  float t = 1.f;
+  glm::vec3 point{0.f};
+  glm::vec3 normal{0.f, 1.f, 0.f};
+  HitTarget target = HitTarget::none;
+  PieceId piece;
+  std::uint32_t order = 0; ///< arrival order among terrain triangles (their walk order is fixed)
+};
+
+/// Collects hits and keeps the bound used to prune the broadphase: a candidate can only win
+/// while its t is within `tie` of the earliest t so far.
+class HitCollector {
+public:
+  explicit HitCollector(float tie) : tie_(tie) {}
+
+  void add(const Candidate& c) {
+    if (c.t > earliest_ + tie_) return;
+    if (c.t < earliest_) earliest_ = c.t;
+    // Most queries see a handful of hits: keep them inline, no allocation per query.
+    if (count_ < k_inline)
+      inline_.items[count_] = c;
+    else
+      overflow_.push_back(c);
+    ++count_;
+  }
+  /// No candidate reported at a later t than this can win.
+  float bound() const { return earliest_ + tie_; }
+  bool empty() const { return count_ == 0; }
+
+  /// The earliest hit; among hits within `tie` of it, pieces before terrain, then the
+  /// smallest piece id, then the first terrain triangle walked. Its t is the earliest t, so
+  /// the reported fraction never passes any candidate's time of impact.
+  std::optional<Candidate> winner() const {
+    std::optional<Candidate> best;
+    for (std::size_t i = 0; i < count_; ++i) {
+      const Candidate& c = i < k_inline ? inline_.items[i] : overflow_[i - k_inline];
+      if (c.t > earliest_ + tie_) continue;
+      if (!best || precedes(c, *best)) best = c;
+    }
+    if (best) best->t = earliest_;
+    return best;
+  }
+
+private:
+  static bool precedes(const Candidate& a, const Candidate& b) {
+    if (a.target != b.target) return a.target == HitTarget::piece;
+    if (a.target == HitTarget::piece) return a.piece.value < b.piece.value;
+    return a.order < b.order;
+  }
+
+  float tie_;
+  float earliest_ = 2.f;
+  // Left uninitialised: a query constructs a collector and most see no hit at all.
+  static constexpr std::size_t k_inline = 8;
+  union Inline {
+    Inline() {}
+    Candidate items[k_inline];
+  } inline_;
+  std::size_t count_ = 0;
+  std::vector<Candidate> overflow_;
+};
+
+/// The contact a distance query `d` between the capsule's segment and `shape` describes, when
+/// the gap is at most `margin`.
+template <class Shape>
+std::optional<Contact> contact_from(const gjk::Capsule& capsule, float margin, const Shape& shape,
+                                    const gjk::DistanceResult& d) {
+  if (d.status == gjk::Status::invalid_input) return std::nullopt;
+  if (d.distance - capsule.radius > margin) return std::nullopt;
+  Contact c;
+  c.distance = d.distance - capsule.radius;
+  c.point_on_piece = d.point_b;
+  c.point_on_segment = d.point_a;
+  c.normal = d.normal;
+  if (d.distance <= 0.f) {
+    // The segment itself is inside: the normal and depth come from the penetration.
+    const gjk::PenetrationResult p = gjk::penetration(capsule.segment, shape);
+    c.depth = p.depth;
+    c.distance = -(p.depth + capsule.radius);
+    c.normal = p.normal;
+    c.point_on_piece = p.point_b;
+    c.point_on_segment = p.point_a;
+  }
+  if (!finite(c.normal) || !(glm::length(c.normal) > 0.5f)) c.normal = {0.f, 1.f, 0.f};
+  return c;
+}
+
+/// Contact between a capsule and a convex shape when the gap is at most `margin`.
+template <class Shape>
+std::optional<Contact> contact(const gjk::Capsule& capsule, float margin, const Shape& shape) {
+  return contact_from(capsule, margin, shape, gjk::distance(capsule.segment, shape));
+}
+
+/// Converts a distance along the motion (m) to a fraction of it; infinite for no motion, where
+/// every hit is at t = 0 and all of them tie.
+inline float fraction_of(float distance, const glm::vec3& motion) {
+  const float length = glm::length(motion);
+  return length > 0.f ? distance / length : std::numeric_limits<float>::infinity();
+}
+
+inline SweepHit to_sweep_hit(const std::optional<Candidate>& c) {
+  SweepHit hit;
+  if (!c) return hit;
+  hit.hit = true;
+  hit.fraction = std::clamp(c->t, 0.f, 1.f);
+  hit.point = c->point;
+  hit.normal = c->normal;
+  hit.target = c->target;
+  hit.piece = c->piece;
+  hit.started_overlapped = c->t <= 0.f;
+  return hit;
+}
+
+/// The motion of a ray origin + t * dir, t in [0, max_t]; false for input no ray query answers
+/// (non-finite, negative max_t, or no motion).
+inline bool ray_motion(const glm::vec3& origin, const glm::vec3& dir, float max_t, glm::vec3& motion) {
+  if (!finite(origin) || !finite(dir) || !(max_t >= 0.f) || !std::isfinite(max_t)) return false;
+  motion = dir * max_t;
+  return finite(motion) && motion != glm::vec3(0.f);
+}
+
+/// Adds the terrain's exact ray hit, when there is a terrain on the filter's layers.
+inline void add_terrain_ray(const Heightfield* terrain, std::uint32_t terrain_layers, const QueryFilter& filter,
+                            const glm::vec3& origin, const glm::vec3& dir, float max_t, HitCollector& hits) {
+  if (!terrain || (terrain_layers & filter.layer_mask) == 0u) return;
+  const TerrainRayHit r = terrain->raycast(origin, dir, max_t);
+  if (r.hit) hits.add({r.t / max_t, r.point, r.normal, HitTarget::terrain, PieceId{}, 0});
+}
+
+/// The ray hit of the winning candidate of a ray origin + t * dir, t in [0, max_t], swept as a
+/// point: a piece's hit point is on the ray; a terrain hit keeps the heightfield's exact point.
+inline RayHit to_ray_hit(const std::optional<Candidate>& best, const glm::vec3& origin, const glm::vec3& dir,
+                         float max_t) {
+  RayHit out;
+  if (!best) return out;
+  out.hit = true;
+  out.t = best->t * max_t;
+  out.point = best->target == HitTarget::terrain ? best->point : origin + out.t * dir;
+  out.normal = best->normal;
+  out.target = best->target;
+  out.piece = best->piece;
+  return out;
+}
+
+} // namespace glide::detail

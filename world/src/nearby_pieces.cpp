@@ -1,0 +1,259 @@
+// A character's cached neighbourhood: the World's queries over the pieces held near it, with a
+// separating plane and a warm start kept per piece. docs/controller.md ("Cost") tells why.
+#include "bvh.hpp"
+#include "narrowphase.hpp"
+
+#include <glide/world/nearby_pieces.hpp>
+#include <glide/world/world.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace glide {
+
+namespace {
+
+// Room around the asked box when a gather is given no valid margin (m).
+constexpr float k_default_margin = 0.5f;
+
+// Whether the held plane proves the segment, moved along `motion`, cannot come within
+// `radius` of the piece (and, when `leave_separating`, that the motion does not approach it
+// while at most `tolerance` inside the radius). The dots carry float rounding of about 1e-7
+// of their magnitudes; `slack` covers it so a skip is never wrong.
+inline bool plane_skips(const glm::vec3& n, float offset, const gjk::Segment& s, float radius, const glm::vec3& motion,
+                        float motion_length, float tolerance, bool leave_separating) {
+  const float pa = glm::dot(n, s.a), pb = glm::dot(n, s.b), dm = glm::dot(n, motion);
+  const float slack = 1e-6f * (std::abs(pa) + std::abs(pb) + std::abs(offset) + std::abs(dm));
+  const float lowest = std::min(pa, pb) - offset - slack + std::min(0.f, dm);
+  if (lowest > radius + tolerance) return true;
+  return leave_separating && dm >= -1e-4f * motion_length && lowest >= radius - tolerance;
+}
+
+} // namespace
+
+void NearbyPieces::learn_face(Entry& e, const gjk::DistanceResult& d) const {
+  if (!(d.distance > 0.f))
+    e.face = FacePolygon();
+  else if (e.target == HitTarget::terrain)
+    e.face = FacePolygon(triangles_[e.order], d.normal, d.point_b);
+  else
+    e.face = FacePolygon(*e.hull, world_->transform(e.piece), d.normal, d.point_b);
+}
+
+const glm::vec3* NearbyPieces::face_normal(PieceId piece, const glm::vec3& point, float margin) const {
+  for (const Entry& e : entries_)
+    if (e.target == HitTarget::piece && e.piece == piece)
+      return e.face.holds(point, margin) ? &e.face.normal() : nullptr;
+  return nullptr;
+}
+
+void NearbyPieces::clear() {
+  entries_.clear();
+  bounds_.clear();
+  triangles_.clear();
+  box_ = {};
+  world_ = nullptr;
+}
+
+bool NearbyPieces::accepts(const Entry& e, const QueryFilter& filter) const {
+  if ((e.layers & filter.layer_mask) == 0u) return false;
+  return e.target != HitTarget::piece || !filter.accept || filter.accept(e.piece);
+}
+
+template <class Visit>
+void NearbyPieces::with_shape(const Entry& e, Visit&& visit) const {
+  if (e.target == HitTarget::terrain)
+    visit(triangles_[e.order]);
+  else
+    visit(detail::VertexCloud(e.vertices, e.vertex_count));
+}
+
+// Any direction gives a valid plane: its offset is the shape's exact support along it.
+void NearbyPieces::learn_plane(Entry& e, const glm::vec3& normal) {
+  if (!detail::finite(normal) || !(glm::dot(normal, normal) > 0.25f)) return;
+  with_shape(e, [&](const auto& shape) { e.plane_offset = glm::dot(normal, shape.support(normal)); });
+  e.plane_normal = normal;
+  e.has_plane = true;
+}
+
+template <class Shape>
+const gjk::DistanceResult& NearbyPieces::distance_to(Entry& e, const gjk::Segment& segment, const Shape& shape) {
+  if (e.has_known && e.known_segment.a == segment.a && e.known_segment.b == segment.b) return e.known;
+  e.known_segment = segment;
+  if (e.face.distance(segment, e.known)) {
+    e.has_known = true;
+    if (!e.has_plane || e.plane_normal != e.known.normal) learn_plane(e, e.known.normal);
+    return e.known;
+  }
+  e.known = gjk::distance(segment, shape, {}, &e.cache);
+  e.has_known = e.known.status != gjk::Status::invalid_input;
+  if (e.known.distance > 0.f) learn_plane(e, e.known.normal);
+  learn_face(e, e.known);
+  return e.known;
+}
+
+void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin) {
+  margin_ = std::isfinite(margin) && margin >= 0.f ? margin : k_default_margin;
+  if (world_ == &world && revision_ == world.revision() && box_.contains(box)) return;
+  const bool same_world = world_ == &world && revision_ == world.revision();
+  ++gathers_;
+  previous_.swap(entries_);
+  entries_.clear();
+  bounds_.clear();
+  triangles_.clear();
+  box_ = box.expanded(margin_);
+  world_ = &world;
+  revision_ = world.revision();
+
+  world.bvh().query_box(box_, [&](const detail::LeafItem& item) {
+    const PieceId id{item.item};
+    if (same_world) {
+      // What a piece taught while held before stays true while the world is unchanged.
+      const auto old = std::find_if(previous_.begin(), previous_.end(),
+                                    [&](const Entry& o) { return o.target == HitTarget::piece && o.piece == id; });
+      if (old != previous_.end()) {
+        entries_.push_back(*old);
+        bounds_.push_back(world.bounds(id));
+        return;
+      }
+    }
+    Entry e;
+    e.piece = id;
+    const std::span<const glm::vec3> vertices = world.world_vertices(id);
+    e.vertices = vertices.data();
+    e.vertex_count = static_cast<std::uint32_t>(vertices.size());
+    e.layers = world.info(id).layers;
+    e.hull = &world.hull(id);
+    entries_.push_back(e);
+    bounds_.push_back(world.bounds(id));
+  });
+  if (const Heightfield* terrain = world.terrain()) {
+    terrain->triangles_in(box_, [&](const gjk::Triangle& t) {
+      Entry e;
+      e.target = HitTarget::terrain;
+      e.order = static_cast<std::uint32_t>(triangles_.size());
+      e.layers = world.terrain_layers();
+      triangles_.push_back(t);
+      entries_.push_back(e);
+      bounds_.push_back(gjk::Aabb::of_point(t.a).merged(t.b).merged(t.c));
+    });
+  }
+}
+
+SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& capsule, const glm::vec3& motion,
+                                     const QueryFilter& filter, const SweepSettings& settings) {
+  if (!detail::valid_capsule(capsule) || !detail::finite(motion)) return {};
+  const gjk::Aabb box = gjk::capsule_bounds(capsule);
+  reach(world, box.swept(motion), margin_);
+  const gjk::ToiSettings toi = detail::toi_settings(settings);
+  const float tie = std::max(0.f, detail::fraction_of(settings.tie_distance, motion));
+  const float slack = detail::fraction_of(toi.tolerance, motion);
+  const float radius = capsule.radius;
+  const float motion_length = glm::length(motion);
+  detail::HitCollector hits(tie);
+  const detail::SweptBox swept(box.center(), 0.5f * box.extents(), motion);
+
+  const gjk::Aabb reach_box = box.swept(motion);
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    // The bounds sit apart from the entries, so the many a sweep passes by cost little.
+    if (!bounds_[i].overlaps(reach_box)) continue;
+    Entry& e = entries_[i];
+    if (!accepts(e, filter) || swept.enter(bounds_[i]) > std::min(1.f, hits.bound() + slack)) continue;
+    if (e.target == HitTarget::terrain &&
+        !detail::may_reach_plane(triangles_[e.order], capsule.segment, motion, radius + toi.tolerance))
+      continue;
+    if (e.has_plane && plane_skips(e.plane_normal, e.plane_offset, capsule.segment, radius, motion, motion_length,
+                                   toi.tolerance, settings.ignore_separating))
+      continue;
+    with_shape(e, [&](const auto& shape) {
+      // The distance at the start, often known from the last probe, lets conservative
+      // advancement settle pieces the motion leaves or cannot reach without a GJK query.
+      const gjk::DistanceResult& start = distance_to(e, capsule.segment, shape);
+      if (start.status == gjk::Status::invalid_input) return;
+      gjk::ToiResult r;
+      if (!e.face.time_of_impact(capsule.segment, radius, motion, start, toi.tolerance, r))
+        r = detail::time_of_impact(capsule.segment, radius, motion, shape, settings.method, toi, {&e.cache, &start});
+      if (!r.hit) return;
+      learn_plane(e, r.normal);
+      if (detail::separating(r, motion, settings)) return;
+      hits.add({r.t, r.point, r.normal, e.target, e.piece, e.order});
+    });
+  }
+  return detail::to_sweep_hit(hits.winner());
+}
+
+std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const gjk::Capsule& capsule,
+                                                       float max_distance, const QueryFilter& filter) {
+  contacts_.clear();
+  if (!detail::valid_capsule(capsule) || !std::isfinite(max_distance)) return {};
+  max_distance = std::max(max_distance, -capsule.radius);
+  const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));
+  reach(world, box, margin_);
+  for (int pass = 0; pass < 2; ++pass) {
+    // Pieces first, then terrain in walk order, as World::overlap_capsule lists them.
+    const HitTarget target = pass == 0 ? HitTarget::piece : HitTarget::terrain;
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      if (!bounds_[i].overlaps(box)) continue;
+      Entry& e = entries_[i];
+      if (e.target != target || !accepts(e, filter)) continue;
+      if (target == HitTarget::terrain && !overlaps(triangles_[e.order], box)) continue;
+      if (e.has_plane && plane_skips(e.plane_normal, e.plane_offset, capsule.segment, capsule.radius + max_distance,
+                                     glm::vec3(0.f), 0.f, 0.f, false))
+        continue;
+      with_shape(e, [&](const auto& shape) {
+        const gjk::DistanceResult& d = distance_to(e, capsule.segment, shape);
+        std::optional<Contact> c = detail::contact_from(capsule, max_distance, shape, d);
+        if (!c) return;
+        c->target = e.target;
+        c->piece = e.piece;
+        contacts_.push_back(*c);
+      });
+    }
+    if (pass == 0)
+      std::sort(contacts_.begin(), contacts_.end(),
+                [](const Contact& a, const Contact& b) { return a.piece.value < b.piece.value; });
+  }
+  return contacts_;
+}
+
+std::span<const Contact> NearbyPieces::closest(const World& world, const gjk::Capsule& capsule, float max_distance,
+                                               const QueryFilter& filter, std::size_t max_contacts) {
+  overlap_capsule(world, capsule, max_distance, filter);
+  // Stable, as World::closest; an insertion sort, since a probe sees a handful of contacts
+  // and std::stable_sort would allocate a buffer each time.
+  for (std::size_t i = 1; i < contacts_.size(); ++i)
+    for (std::size_t j = i; j > 0 && contacts_[j].distance < contacts_[j - 1].distance; --j)
+      std::swap(contacts_[j], contacts_[j - 1]);
+  if (contacts_.size() > max_contacts) contacts_.resize(max_contacts);
+  return contacts_;
+}
+
+RayHit NearbyPieces::raycast(const World& world, const glm::vec3& origin, const glm::vec3& dir, float max_t,
+                             const QueryFilter& filter, const SweepSettings& settings) {
+  glm::vec3 motion;
+  if (!detail::ray_motion(origin, dir, max_t, motion)) return {};
+  reach(world, gjk::Aabb::of_point(origin).swept(motion), margin_);
+  const gjk::ToiSettings toi = detail::toi_settings(settings);
+  detail::HitCollector hits(detail::fraction_of(settings.tie_distance, motion));
+  const float slack = detail::fraction_of(toi.tolerance, motion);
+  detail::add_terrain_ray(world.terrain(), world.terrain_layers(), filter, origin, dir, max_t, hits);
+  const gjk::Segment point{origin, origin};
+  const detail::SweptBox swept(origin, glm::vec3(0.f), motion);
+  const gjk::Aabb ray_box = gjk::Aabb::of_point(origin).swept(motion);
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (!bounds_[i].overlaps(ray_box)) continue;
+    const Entry& e = entries_[i];
+    if (e.target != HitTarget::piece || !accepts(e, filter) ||
+        swept.enter(bounds_[i]) > std::min(1.f, hits.bound() + slack))
+      continue;
+    if (e.has_plane &&
+        plane_skips(e.plane_normal, e.plane_offset, point, 0.f, motion, glm::length(motion), toi.tolerance, false))
+      continue;
+    const gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, detail::VertexCloud(e.vertices, e.vertex_count),
+                                                    settings.method, toi);
+    if (r.hit) hits.add({r.t, r.point, r.normal, HitTarget::piece, e.piece, 0});
+  }
+  return detail::to_ray_hit(hits.winner(), origin, dir, max_t);
+}
+
+} // namespace glide

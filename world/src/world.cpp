@@ -1,0 +1,165 @@
+#include "bvh.hpp"
+
+#include <glide/error.hpp>
+#include <glide/world/world.hpp>
+
+#include <atomic>
+#include <cmath>
+#include <string>
+
+namespace glide {
+
+namespace {
+
+bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+void validate(const gjk::Transform& t) {
+  const glm::quat& q = t.rotation;
+  const float len = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  if (!std::isfinite(len) || std::abs(len - 1.f) > 1e-3f)
+    throw Error("World: piece rotation must be a unit quaternion, got (w " + std::to_string(q.w) + ", x " +
+                std::to_string(q.x) + ", y " + std::to_string(q.y) + ", z " + std::to_string(q.z) + ")");
+  if (!finite(t.translation))
+    throw Error("World: piece translation is not finite (" + std::to_string(t.translation.x) + ", " +
+                std::to_string(t.translation.y) + ", " + std::to_string(t.translation.z) + ")");
+}
+
+// Bakes the placement into world-space vertices: static pieces are queried far more often than
+// moved, and a plain point cloud saves two rotations per support call.
+void place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm::vec3>& out, gjk::Aabb& bounds) {
+  out.clear();
+  bounds = gjk::Aabb{};
+  for (const glm::vec3& v : hull.vertices()) {
+    out.push_back(t.apply(v));
+    bounds = bounds.merged(out.back());
+  }
+}
+
+// Revisions are unique across every world, so a cache keyed on (world address, revision)
+// also notices a world moved into the same object.
+std::uint64_t next_revision() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
+}
+
+} // namespace
+
+World::World() : revision_(next_revision()) {} // the hierarchy is created by the first update()
+World::~World() = default;
+
+// Moving leaves the source an empty world, not one with stale counts or terrain.
+World::World(World&& other) noexcept { swap(other); }
+
+World& World::operator=(World&& other) noexcept {
+  World taken(std::move(other));
+  swap(taken);
+  return *this;
+}
+
+void World::swap(World& other) noexcept {
+  std::swap(pieces_, other.pieces_);
+  std::swap(live_count_, other.live_count_);
+  std::swap(terrain_, other.terrain_);
+  std::swap(terrain_layers_, other.terrain_layers_);
+  std::swap(bvh_, other.bvh_);
+  std::swap(bvh_dirty_, other.bvh_dirty_);
+  revision_ = next_revision();
+  other.revision_ = next_revision();
+}
+
+PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceInfo info) {
+  validate(transform);
+  if (pieces_.size() >= ~0u - 1u) throw Error("World: too many pieces");
+  Piece p{std::move(hull), transform, info, {}, {}, true};
+  place(p.hull, p.transform, p.world_vertices, p.bounds);
+  pieces_.push_back(std::move(p));
+  ++live_count_;
+  bvh_dirty_ = true;
+  revision_ = next_revision();
+  return PieceId{static_cast<std::uint32_t>(pieces_.size() - 1)};
+}
+
+void World::remove_piece(PieceId id) {
+  Piece& p = piece(id);
+  p.alive = false;
+  p.world_vertices = {};
+  --live_count_;
+  bvh_dirty_ = true;
+  revision_ = next_revision();
+}
+
+void World::set_piece_transform(PieceId id, gjk::Transform transform) {
+  validate(transform);
+  Piece& p = piece(id);
+  p.transform = transform;
+  place(p.hull, p.transform, p.world_vertices, p.bounds);
+  bvh_dirty_ = true;
+  revision_ = next_revision();
+}
+
+bool World::contains(PieceId id) const { return id.value < pieces_.size() && pieces_[id.value].alive; }
+
+const World::Piece& World::piece(PieceId id) const {
+  if (!contains(id)) throw Error("World: unknown or removed piece id " + std::to_string(id.value));
+  return pieces_[id.value];
+}
+
+World::Piece& World::piece(PieceId id) {
+  if (!contains(id)) throw Error("World: unknown or removed piece id " + std::to_string(id.value));
+  return pieces_[id.value];
+}
+
+const gjk::ConvexHull& World::hull(PieceId id) const { return piece(id).hull; }
+const gjk::Transform& World::transform(PieceId id) const { return piece(id).transform; }
+const PieceInfo& World::info(PieceId id) const { return piece(id).info; }
+const gjk::Aabb& World::bounds(PieceId id) const { return piece(id).bounds; }
+std::span<const glm::vec3> World::world_vertices(PieceId id) const { return piece(id).world_vertices; }
+
+std::vector<PieceId> World::piece_ids() const {
+  std::vector<PieceId> ids;
+  ids.reserve(live_count_);
+  for (std::uint32_t i = 0; i < pieces_.size(); ++i)
+    if (pieces_[i].alive) ids.push_back(PieceId{i});
+  return ids;
+}
+
+void World::set_terrain(Heightfield terrain, std::uint32_t layers) {
+  terrain_.emplace(std::move(terrain));
+  terrain_layers_ = layers;
+  revision_ = next_revision();
+}
+
+void World::clear_terrain() {
+  terrain_.reset();
+  revision_ = next_revision();
+}
+
+void World::update() const {
+  if (!bvh_) {
+    bvh_ = std::make_unique<detail::Bvh>();
+    bvh_dirty_ = true;
+  }
+  if (!bvh_dirty_) return;
+  std::vector<gjk::Aabb> boxes;
+  std::vector<std::uint32_t> ids;
+  std::vector<detail::ItemPayload> payloads;
+  boxes.reserve(live_count_);
+  ids.reserve(live_count_);
+  payloads.reserve(live_count_);
+  for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
+    const Piece& p = pieces_[i];
+    if (!p.alive) continue;
+    boxes.push_back(p.bounds);
+    ids.push_back(i);
+    payloads.push_back({p.info.layers, p.world_vertices});
+  }
+  bvh_->build(boxes, ids, payloads);
+  bvh_dirty_ = false;
+}
+
+const detail::Bvh& World::bvh() const {
+  update();
+  return *bvh_;
+}
+
+} // namespace glide

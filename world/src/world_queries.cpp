@@ -1,0 +1,127 @@
+// The world's queries: broadphase (BVH for pieces, the grid for terrain) feeding the
+// narrowphase tests of narrowphase.hpp. docs/world.md describes them.
+#include "bvh.hpp"
+#include "narrowphase.hpp"
+
+#include <glide/world/world.hpp>
+
+#include <algorithm>
+#include <limits>
+
+namespace glide {
+
+SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& motion, const QueryFilter& filter,
+                              const SweepSettings& settings) const {
+  if (!detail::valid_capsule(capsule) || !detail::finite(motion)) return {};
+  update();
+  const gjk::ToiSettings toi = detail::toi_settings(settings);
+  const float tie = std::max(0.f, detail::fraction_of(settings.tie_distance, motion));
+  // A time of impact may come up to one tolerance early, so the broadphase keeps pieces whose
+  // boxes are reached within that much after the bound.
+  const float slack = detail::fraction_of(toi.tolerance, motion);
+  detail::HitCollector hits(tie);
+  const gjk::Aabb box = gjk::capsule_bounds(capsule);
+
+  if (terrain_ && (terrain_layers_ & filter.layer_mask) != 0u) {
+    std::uint32_t order = 0;
+    const float reach = capsule.radius + toi.tolerance;
+    const detail::SweptBox swept(box.center(), 0.5f * box.extents(), motion);
+    terrain_->triangles_in(box.swept(motion), [&](const gjk::Triangle& triangle) {
+      // Skip triangles the capsule's box reaches only after the earliest hit so far, or whose
+      // plane it passes beyond the radius.
+      const gjk::Aabb bounds = gjk::Aabb::of_point(triangle.a).merged(triangle.b).merged(triangle.c);
+      if (swept.enter(bounds) > hits.bound() + slack ||
+          !detail::may_reach_plane(triangle, capsule.segment, motion, reach)) {
+        ++order;
+        return;
+      }
+      const gjk::ToiResult r =
+          detail::time_of_impact(capsule.segment, capsule.radius, motion, triangle, settings.method, toi);
+      if (r.hit && !detail::separating(r, motion, settings))
+        hits.add({r.t, r.point, r.normal, HitTarget::terrain, PieceId{}, order});
+      ++order;
+    });
+  }
+
+  float limit = std::min(1.f, hits.bound() + slack);
+  bvh_->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, [&](const detail::LeafItem& piece, float) {
+    const PieceId id{piece.item};
+    if (!accepts(id, piece.word, filter)) return;
+    const detail::VertexCloud shape(piece.payload);
+    const gjk::ToiResult r =
+        detail::time_of_impact(capsule.segment, capsule.radius, motion, shape, settings.method, toi);
+    if (!r.hit || detail::separating(r, motion, settings)) return;
+    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
+    limit = std::min(limit, hits.bound() + slack);
+  });
+  return detail::to_sweep_hit(hits.winner());
+}
+
+std::vector<Contact> World::overlap_capsule(const gjk::Capsule& capsule, float margin,
+                                            const QueryFilter& filter) const {
+  std::vector<Contact> contacts;
+  if (!detail::valid_capsule(capsule) || !std::isfinite(margin)) return contacts;
+  margin = std::max(margin, -capsule.radius);
+  update();
+  const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(margin, 0.f));
+  bvh_->query_box(box, [&](const detail::LeafItem& piece) {
+    const PieceId id{piece.item};
+    if (!accepts(id, piece.word, filter)) return;
+    std::optional<Contact> c = detail::contact(capsule, margin, detail::VertexCloud(piece.payload));
+    if (!c) return;
+    c->target = HitTarget::piece;
+    c->piece = id;
+    contacts.push_back(*c);
+  });
+  std::sort(contacts.begin(), contacts.end(),
+            [](const Contact& a, const Contact& b) { return a.piece.value < b.piece.value; });
+
+  if (terrain_ && (terrain_layers_ & filter.layer_mask) != 0u) {
+    terrain_->triangles_in(box, [&](const gjk::Triangle& triangle) {
+      std::optional<Contact> c = detail::contact(capsule, margin, triangle);
+      if (!c) return;
+      c->target = HitTarget::terrain;
+      contacts.push_back(*c);
+    });
+  }
+  return contacts;
+}
+
+std::vector<Contact> World::closest(const gjk::Capsule& capsule, float max_distance, const QueryFilter& filter,
+                                    std::size_t max_contacts) const {
+  std::vector<Contact> contacts = overlap_capsule(capsule, max_distance, filter);
+  // Stable: equal distances keep the overlap order (piece ids, then terrain walk order).
+  std::stable_sort(contacts.begin(), contacts.end(),
+                   [](const Contact& a, const Contact& b) { return a.distance < b.distance; });
+  if (contacts.size() > max_contacts) contacts.resize(max_contacts);
+  return contacts;
+}
+
+RayHit World::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t, const QueryFilter& filter,
+                      const SweepSettings& settings) const {
+  glm::vec3 motion;
+  if (!detail::ray_motion(origin, dir, max_t, motion)) return {};
+  update();
+  const gjk::ToiSettings toi = detail::toi_settings(settings);
+  const float tie = detail::fraction_of(settings.tie_distance, motion);
+  const float slack = detail::fraction_of(toi.tolerance, motion);
+  detail::HitCollector hits(tie);
+  detail::add_terrain_ray(terrain(), terrain_layers_, filter, origin, dir, max_t, hits);
+
+  // A ray is a point swept along the motion: the same time of impact as a capsule of radius 0.
+  const gjk::Segment point{origin, origin};
+  float limit = std::min(1.f, hits.bound() + slack);
+  bvh_->query_sweep(origin, glm::vec3(0.f), motion, limit, [&](const detail::LeafItem& piece, float) {
+    const PieceId id{piece.item};
+    if (!accepts(id, piece.word, filter)) return;
+    const detail::VertexCloud shape(piece.payload);
+    const gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, shape, settings.method, toi);
+    if (!r.hit) return;
+    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
+    limit = std::min(limit, hits.bound() + slack);
+  });
+
+  return detail::to_ray_hit(hits.winner(), origin, dir, max_t);
+}
+
+} // namespace glide
