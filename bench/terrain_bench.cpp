@@ -1,5 +1,5 @@
 // Heightfield queries on a 1025 x 1025 terrain of 1 m cells, over streams of 4096 distinct
-// inputs. Peers on the same data: a plain bilinear read of four samples (the seed design's
+// inputs. Peers on the same data: a plain bilinear read of four samples (the classic
 // "four texture reads") for height_at, and Bullet's btHeightfieldTerrainShape (with its
 // 16 x 16 chunk accelerator) for ray casts and box queries. Loading a 4097 x 4097 terrain
 // is timed per file format.
@@ -102,7 +102,7 @@ void bm_height_at(benchmark::State& state) {
   }
 }
 
-/// The seed design's bilinear "four texture reads" on the same float grid (no clamping
+/// The classic bilinear "four texture reads" on the same float grid (no clamping
 /// beyond the grid, no NaN handling): the floor for a height lookup.
 void bm_height_bilinear_four_reads(benchmark::State& state) {
   const std::vector<float>& h = terrain_heights();

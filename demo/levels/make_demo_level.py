@@ -162,7 +162,7 @@ turned_box("sloped_ceiling", (-24, mid_under + 0.1 * pitch_c, -8 - 0.1 * pitch_s
 box("sloped_ceiling_side_west", (-27.2, 0, -12), (-27, 3.4, -4))
 box("sloped_ceiling_side_east", (-21, 0, -12), (-20.8, 3.4, -4))
 
-# House A (as seed 001): its staircase is one convex ramp (40.2 degrees) up to the mezzanine.
+# House A: its staircase is one convex ramp (40.2 degrees) up to the mezzanine.
 house("house_ramp", -28, 18, -25, -23.5)
 box("house_ramp_mezzanine", (-27.8, 2.5, 22), (-20.2, 2.7, 25.8))
 ramp_toward_plus_z("house_ramp_stair_ramp", -22, -20.2, 18.8, 22, 2.7)

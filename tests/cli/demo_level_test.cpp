@@ -37,7 +37,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 } // namespace
 
-TEST_CASE("the shipped demo level loads with every part the issue names") {
+TEST_CASE("the shipped demo level loads with every part demo/levels/README.md lists") {
   const glide::demo::DemoLevel level = glide::demo::load_demo_level(glide::demo::default_level_file());
   CHECK(level.warnings.empty());
   CHECK(level.world.terrain() != nullptr);

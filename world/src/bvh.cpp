@@ -268,7 +268,7 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
     // Every leaf holds one item. The wide tree's slot box of a leaf is then the item's own box
     // (to 1/255 of its node), so the walk reaches a leaf, and reads its block from memory, only
     // for a real candidate; with leaves of up to four items, 28 % of the blocks read on a
-    // 100k level held none (docs/performance.md, session 5).
+    // 100k level held none.
     if (count == 1) {
       nodes_[task.node].first = task.begin;
       nodes_[task.node].count = 1;

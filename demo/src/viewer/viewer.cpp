@@ -29,7 +29,7 @@ namespace {
 
 constexpr float autopilot_dt = 1.f / 60.f; // fixed step: scripted runs draw the same frames
 
-// Case names unique across sessions, so a new recording never replaces an older one.
+// Case names unique across runs of the viewer, so a new recording never replaces an older one.
 std::string case_name(int count) {
   const std::time_t now = std::time(nullptr);
   char stamp[32] = {};
@@ -213,7 +213,7 @@ int run_viewer(const ViewerOptions& options, const LevelLoader& load_level, std:
     return app.run();
   } catch (const DisplayUnavailable& e) {
     err << "glide demo --view: cannot open a window: " << e.what()
-        << ".\nThe viewer needs a display (a desktop session, or xvfb-run); `glide demo` without --view runs "
+        << ".\nThe viewer needs a display (a desktop, or xvfb-run); `glide demo` without --view runs "
            "headless.\n";
     return 2;
   } catch (const Error& e) {

@@ -145,7 +145,7 @@ void bisect(const Segment& seg, float radius, const glm::vec3& motion, const B& 
 
 } // namespace detail
 
-/// Seed method: halves the interval where the swept segment reaches the radius until it is
+/// Reference method: halves the interval where the swept segment reaches the radius until it is
 /// narrower than the tolerance. About log2(|motion| / tolerance) swept GJK queries per hit.
 template <SupportMapping B>
 ToiResult toi_bisection(const Segment& seg, float radius, const glm::vec3& motion, const B& shape,
