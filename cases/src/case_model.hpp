@@ -72,12 +72,7 @@ struct Query {
   ShapeDef capsule;
   gjk::Transform pose;
   glm::vec3 motion{0.f};
-  ToiMethod method = ToiMethod::conservative_advancement; ///< "fast" or "bisection"
-  // Optional SweepSettings overrides (sweep and raycast); unset keeps the World's default.
-  std::optional<float> toi_tolerance;    ///< (m)
-  std::optional<int> max_iterations;     ///< (count)
-  std::optional<float> tie_distance;     ///< (m)
-  std::optional<bool> ignore_separating; ///< skip contacts the motion does not approach
+  SweepSettings sweep; ///< sweep and raycast: the query's "method" and "settings" over the defaults
   // raycast.
   glm::vec3 origin{0.f};
   glm::vec3 direction{0.f, -1.f, 0.f}; ///< normalised while parsing

@@ -3,6 +3,8 @@
 #include "case_move_parser.hpp"
 #include "case_shapes.hpp"
 
+#include <glide/cases/settings_json.hpp>
+
 #include <glide/error.hpp>
 
 #include <glm/gtc/quaternion.hpp>
@@ -57,16 +59,16 @@ Instance parse_instance(const Node& node, std::size_t index, const ShapeTable& t
   return inst;
 }
 
-/// "settings": overrides of the World's SweepSettings; fields left out keep their defaults.
-void parse_sweep_settings(Fields& query, Query& q) {
+/// "settings": SweepSettings fields (method, tolerance, max_iterations, tie_distance,
+/// ignore_separating) over their defaults; a sweep may name its method beside them instead.
+void parse_sweep_settings(Fields& query, Query& q, bool method_beside) {
+  const fields::Table<SweepSettings> table = sweep_settings_table();
+  const auto method = method_beside ? query.optional("method") : std::nullopt;
+  if (method) read_field(*method, fields::row(table, "method"), q.sweep);
   const auto node = query.optional("settings");
   if (!node) return;
-  Fields f(*node);
-  if (const auto n = f.optional("tolerance")) q.toi_tolerance = n->positive();
-  if (const auto n = f.optional("max_iterations")) q.max_iterations = n->integer(1, 1 << 20);
-  if (const auto n = f.optional("tie_distance")) q.tie_distance = n->non_negative();
-  if (const auto n = f.optional("ignore_separating")) q.ignore_separating = n->boolean();
-  f.done({"tolerance", "max_iterations", "tie_distance", "ignore_separating"});
+  if (method && Fields(*node).has("method")) method->fail("the method is given twice (also in \"settings\")");
+  read_settings(*node, table, q.sweep);
 }
 
 const std::map<std::string, QueryType> k_query_types{
@@ -119,8 +121,7 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
     if (q.capsule.kind != ShapeDef::Kind::capsule) c.fail("a sweep moves a capsule");
     q.pose = pose_from(f);
     q.motion = f.required("motion").vec3();
-    if (const auto m = f.optional("method")) q.method = parse_toi_method(*m);
-    parse_sweep_settings(f, q);
+    parse_sweep_settings(f, q, true);
     f.done(with({"type", "capsule", "motion", "method", "settings"}, k_pose_fields));
     break;
   }
@@ -131,7 +132,7 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
     if (!(glm::length(dir) > 1e-12f)) d.fail("direction has zero length");
     q.direction = glm::normalize(dir);
     q.max_distance = f.required("max_distance").positive();
-    parse_sweep_settings(f, q);
+    parse_sweep_settings(f, q, false);
     f.done({"type", "origin", "direction", "max_distance", "settings"});
     break;
   }

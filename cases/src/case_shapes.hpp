@@ -1,7 +1,7 @@
 #pragma once
 
 #include "case_model.hpp"
-#include "json_reader.hpp"
+#include <glide/cases/json.hpp>
 
 #include <glide/gjk/shapes.hpp>
 

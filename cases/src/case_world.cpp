@@ -72,16 +72,6 @@ struct CaseWorld {
   }
 };
 
-SweepSettings sweep_settings(const Query& q) {
-  SweepSettings s;
-  s.method = q.method;
-  if (q.toi_tolerance) s.tolerance = *q.toi_tolerance;
-  if (q.max_iterations) s.max_iterations = *q.max_iterations;
-  if (q.tie_distance) s.tie_distance = *q.tie_distance;
-  if (q.ignore_separating) s.ignore_separating = *q.ignore_separating;
-  return s;
-}
-
 Value num(float v) { return static_cast<double>(v); }
 
 } // namespace
@@ -90,7 +80,7 @@ Actuals sweep_query(const Case& c) {
   const CaseWorld w(c);
   const Query& q = c.query;
   const gjk::Capsule capsule{{q.pose.apply(q.capsule.points[0]), q.pose.apply(q.capsule.points[1])}, q.capsule.radius};
-  const SweepSettings settings = sweep_settings(q);
+  const SweepSettings& settings = q.sweep;
   const SweepHit hit = w.world.sweep_capsule(capsule, q.motion, {}, settings);
   if (!hit.hit) return {{"hit", false}, {"fraction", num(1.f)}};
   return {{"hit", true},
@@ -104,7 +94,7 @@ Actuals sweep_query(const Case& c) {
 Actuals raycast_query(const Case& c) {
   const CaseWorld w(c);
   const Query& q = c.query;
-  const RayHit hit = w.world.raycast(q.origin, q.direction, q.max_distance, {}, sweep_settings(q));
+  const RayHit hit = w.world.raycast(q.origin, q.direction, q.max_distance, {}, q.sweep);
   if (!hit.hit) return {{"hit", false}};
   return {{"hit", true},
           {"distance", num(hit.t)},

@@ -1,7 +1,8 @@
 #include <glide/cases/record.hpp>
+#include <glide/cases/settings_json.hpp>
 
 #include "case_writer.hpp"
-#include "json_reader.hpp"
+#include <glide/cases/json.hpp>
 
 #include <glide/error.hpp>
 #include <glide/gjk/aabb.hpp>
@@ -113,11 +114,7 @@ SweepHit record_case(const std::filesystem::path& file, const std::string& name,
                           {"b", vec(capsule.segment.b)},
                           {"radius", json_number(capsule.radius)}};
   query["motion"] = vec(motion);
-  query["method"] = settings.method == ToiMethod::bisection ? "bisection" : "fast";
-  query["settings"] = Json{{"tolerance", json_number(settings.tolerance)},
-                           {"max_iterations", settings.max_iterations},
-                           {"tie_distance", json_number(settings.tie_distance)},
-                           {"ignore_separating", settings.ignore_separating}};
+  query["settings"] = cases::settings_json(sweep_settings_table(), settings);
 
   Json expect = Json::object();
   expect["hit"] = hit.hit;

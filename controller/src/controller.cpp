@@ -18,44 +18,13 @@ std::string to_string(const glm::vec3& v) {
   return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
 }
 
-void require(bool ok, const char* field, float value, const char* limit) {
-  if (!ok)
-    throw Error(std::string("ControllerSettings.") + field + " = " + std::to_string(value) + " is out of range (" +
-                limit + ")");
-}
-
 } // namespace
-
-void validate(const ControllerSettings& s) {
-  require(std::isfinite(s.radius) && s.radius > 0.f, "radius", s.radius, "> 0 m");
-  require(std::isfinite(s.height) && s.height >= 2.f * s.radius, "height", s.height, ">= 2 * radius");
-  if (!finite(s.up) || std::abs(glm::length(s.up) - 1.f) > 1e-3f)
-    throw Error("ControllerSettings.up = " + to_string(s.up) + " is not a unit vector");
-  require(s.skin_width > 0.f && s.skin_width <= 0.5f * s.radius, "skin_width", s.skin_width, "in (0, radius / 2]");
-  require(s.min_move_distance >= 0.f && s.min_move_distance < s.skin_width, "min_move_distance", s.min_move_distance,
-          "in [0, skin_width)");
-  require(std::isfinite(s.recovery_speed) && s.recovery_speed > 0.f, "recovery_speed", s.recovery_speed, "> 0 m/s");
-  require(s.max_slope >= 0.f && s.max_slope <= glm::radians(89.f), "max_slope", s.max_slope,
-          "in [0, 89 degrees] as radians");
-  require(s.step_height >= 0.f && s.step_height <= s.height - s.radius, "step_height", s.step_height,
-          "in [0, height - radius]");
-  require(std::isfinite(s.step_min_forward) && s.step_min_forward >= 0.f, "step_min_forward", s.step_min_forward,
-          ">= 0 m");
-  require(s.step_max_wall_angle >= 0.f && s.step_max_wall_angle <= glm::half_pi<float>(), "step_max_wall_angle",
-          s.step_max_wall_angle, "in [0, 90 degrees] as radians");
-  require(std::isfinite(s.floor_snap_distance) && s.floor_snap_distance >= 0.f, "floor_snap_distance",
-          s.floor_snap_distance, ">= 0 m");
-  require(s.max_iterations >= 1 && s.max_iterations <= 16, "max_iterations", static_cast<float>(s.max_iterations),
-          "in [1, 16]");
-  require(s.toi_tolerance > 0.f && s.toi_tolerance <= 0.5f * s.skin_width, "toi_tolerance", s.toi_tolerance,
-          "in (0, skin_width / 2]");
-}
 
 Controller::Controller(const World& world, const ControllerSettings& settings, const glm::vec3& position)
     : world_(&world), settings_(settings), position_(position) {
   validate(settings_);
   if (!finite(position)) throw Error("Controller: start position " + to_string(position) + " is not finite");
-  trace_.iterations.reserve(static_cast<std::size_t>(2 * settings_.max_iterations + 4));
+  trace_.iterations.reserve(static_cast<std::size_t>(2 * settings_.max_slide_iterations + 4));
   update_ground();
 }
 

@@ -24,7 +24,7 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
   std::array<glm::vec3, 2 * 16> planes{};
   std::size_t plane_count = 0;
 
-  for (int iteration = 0; iteration < settings_.max_iterations; ++iteration) {
+  for (int iteration = 0; iteration < settings_.max_slide_iterations; ++iteration) {
     const float length = glm::length(motion);
     if (length <= settings_.min_move_distance) break;
     const SweepHit hit = sweep(motion);

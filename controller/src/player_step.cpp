@@ -8,16 +8,6 @@
 
 namespace glide {
 
-void validate(const PlayerSettings& s) {
-  const auto require = [](float value, const char* field) {
-    if (!(std::isfinite(value) && value >= 0.f))
-      throw Error(std::string("PlayerSettings.") + field + " = " + std::to_string(value) +
-                  " is out of range (finite, >= 0)");
-  };
-  require(s.gravity, "gravity");
-  require(s.jump_speed, "jump_speed");
-}
-
 PlayerStep::PlayerStep(const PlayerSettings& settings) { set_settings(settings); }
 
 void PlayerStep::set_settings(const PlayerSettings& settings) {

@@ -2,15 +2,15 @@
 
 #include "commands.hpp"
 #include "demo_view.hpp"
+#include "settings_flags.hpp"
 
+#include <glide/cases/settings_json.hpp>
+#include <glide/controller/settings_schema.hpp>
 #include <glide/error.hpp>
 
 #include <CLI/CLI.hpp>
 
-#include <glm/trigonometric.hpp>
-
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -123,6 +123,8 @@ void add_demo_command(CLI::App& app, std::ostream& out, std::ostream& err, std::
   cmd->add_flag("--check", args->check,
                 "Exit 1 when the tour gets stuck, skips a waypoint or penetrates beyond the skin");
   cmd->add_flag("--view", args->view, "Open the interactive viewer on the level instead");
+  cmd->add_flag("--print-settings", args->print_settings,
+                "Print the controller and player settings the flags give, as JSON, and exit");
   add_demo_view(*cmd); // the viewer's own options (demo_view.hpp)
 
   // The tour's game rules.
@@ -131,64 +133,27 @@ void add_demo_command(CLI::App& app, std::ostream& out, std::ostream& err, std::
       ->capture_default_str()
       ->check(CLI::Range(1.f, 10000.f))
       ->group("Tour");
-  cmd->add_option("--gravity", args->tour.player.gravity, "Gravity the walker applies (m/s^2)")
-      ->capture_default_str()
-      ->group("Tour");
-  cmd->add_option("--jump-speed", args->tour.player.jump_speed, "Upward speed of a jump (m/s)")
-      ->capture_default_str()
-      ->group("Tour");
+  const auto apply_player = add_settings_flags(*cmd, player_settings_table(), args->tour.player, "Tour");
   cmd->add_option("--map-size", args->map.max_size, "Pixels along the longer side of the map")
       ->capture_default_str()
       ->group("Tour");
 
   // Every ControllerSettings field; angles in degrees here, radians in the struct.
-  ControllerSettings& c = args->controller;
-  const auto deg = std::make_shared<std::map<std::string, float>>(std::map<std::string, float>{
-      {"max_slope", glm::degrees(c.max_slope)}, {"step_max_wall_angle", glm::degrees(c.step_max_wall_angle)}});
-  const auto up = std::make_shared<std::vector<float>>(std::vector<float>{c.up.x, c.up.y, c.up.z});
-  const auto toi = std::make_shared<std::string>("conservative_advancement");
-  const char* g = "Controller";
-  cmd->add_option("--radius", c.radius, "Capsule radius (m)")->capture_default_str()->group(g);
-  cmd->add_option("--height", c.height, "Capsule height, feet to top (m)")->capture_default_str()->group(g);
-  cmd->add_option("--up", *up, "Up direction (unit vector x y z)")->expected(3)->capture_default_str()->group(g);
-  cmd->add_option("--skin-width", c.skin_width, "Gap kept to geometry (m)")->capture_default_str()->group(g);
-  cmd->add_option("--min-move-distance", c.min_move_distance, "Shorter motions are not swept (m)")
-      ->capture_default_str()
-      ->group(g);
-  cmd->add_option("--recovery-speed", c.recovery_speed, "Fastest push out of overlaps (m/s)")
-      ->capture_default_str()
-      ->group(g);
-  cmd->add_option("--max-slope", (*deg)["max_slope"], "Steepest walkable slope (degrees)")
-      ->capture_default_str()
-      ->group(g);
-  cmd->add_option("--step-height", c.step_height, "Highest step walked up (m)")->capture_default_str()->group(g);
-  cmd->add_option("--step-min-forward", c.step_min_forward, "Walkable depth needed past a step (m)")
-      ->capture_default_str()
-      ->group(g);
-  cmd->add_option("--step-max-wall-angle", (*deg)["step_max_wall_angle"],
-                  "Steps tried against walls within this angle of head-on (degrees)")
-      ->capture_default_str()
-      ->group(g);
-  cmd->add_option("--floor-snap-distance", c.floor_snap_distance, "Stick to ground this far below (m)")
-      ->capture_default_str()
-      ->group(g);
-  cmd->add_option("--max-iterations", c.max_iterations, "Slide iterations per move")->capture_default_str()->group(g);
-  cmd->add_option("--toi-method", *toi, "Time of impact: conservative_advancement or bisection")
-      ->check(CLI::IsMember({"conservative_advancement", "bisection"}))
-      ->capture_default_str()
-      ->group(g);
-  cmd->add_option("--toi-tolerance", c.toi_tolerance, "Time-of-impact accuracy (m)")->capture_default_str()->group(g);
-  cmd->add_option("--layer-mask", c.layer_mask, "Layers the character collides with (bits)")
-      ->capture_default_str()
-      ->group(g);
+  const auto apply_controller = add_settings_flags(*cmd, controller_settings_table(), args->controller, "Controller");
 
-  cmd->callback([args, hz, deg, up, toi, &out, &err, &action] {
+  cmd->callback([args, hz, apply_player, apply_controller, &out, &err, &action] {
     args->tour.dt = 1.f / *hz;
-    args->controller.max_slope = glm::radians((*deg)["max_slope"]);
-    args->controller.step_max_wall_angle = glm::radians((*deg)["step_max_wall_angle"]);
-    args->controller.up = {(*up)[0], (*up)[1], (*up)[2]};
-    args->controller.toi_method = *toi == "bisection" ? ToiMethod::bisection : ToiMethod::conservative_advancement;
+    apply_player();
+    apply_controller();
     action = [args, &out, &err] {
+      if (args->print_settings) {
+        // {"controller": ..., "player": ...}: the "controller" object is a viewer settings file.
+        cases::Json j = cases::Json::object();
+        j["controller"] = cases::settings_json(controller_settings_table(), args->controller);
+        j["player"] = cases::settings_json(player_settings_table(), args->tour.player);
+        out << cases::dump_readable(j);
+        return 0;
+      }
       if (!args->view) return run_demo_command(*args, out, err);
       if (demo_viewer()) return demo_viewer()(*args, out, err);
       err << "glide demo --view: the viewer is not built into this glide\n";

@@ -21,9 +21,10 @@ struct DemoArgs {
   ControllerSettings controller;
   demo::TourSettings tour;
   demo::MapImageSettings map;
-  bool verbose = false; ///< one line per waypoint
-  bool check = false;   ///< exit 1 when the tour breaks a guarantee (stuck, skipped, penetration)
-  bool view = false;    ///< open the interactive viewer instead of the headless tour
+  bool verbose = false;        ///< one line per waypoint
+  bool check = false;          ///< exit 1 when the tour breaks a guarantee (stuck, skipped, penetration)
+  bool view = false;           ///< open the interactive viewer instead of the headless tour
+  bool print_settings = false; ///< print the controller and player settings as JSON instead
 };
 
 /// What `glide demo --view` runs; empty while no viewer is linked in (the viewer sets it).

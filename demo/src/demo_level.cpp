@@ -1,12 +1,10 @@
 #include "demo_level.hpp"
 
+#include <glide/cases/json.hpp>
 #include <glide/error.hpp>
 
-#include <nlohmann/json.hpp>
-
-#include <cmath>
-#include <fstream>
-#include <set>
+#include <optional>
+#include <string>
 
 #ifndef GLIDE_DEMO_LEVELS_DIR
 #define GLIDE_DEMO_LEVELS_DIR "demo/levels"
@@ -15,113 +13,32 @@
 namespace glide::demo {
 namespace {
 
-using Json = nlohmann::json;
 namespace fs = std::filesystem;
+using cases::Fields;
+using cases::Node;
 
-Json read_json(const fs::path& file, const char* what) {
-  std::ifstream in(file);
-  if (!in) throw Error(file.string() + ": cannot open " + what);
-  try {
-    return Json::parse(in);
-  } catch (const Json::exception& e) {
-    throw Error(file.string() + ": malformed JSON (" + e.what() + ")");
-  }
-}
-
-// A JSON object read field by field; errors name the file and the path to the field, and
-// fields nobody asked for are reported (a misspelt "sped" must not pass silently).
-class Fields {
-public:
-  Fields(const Json& node, std::string file, std::string where)
-      : node_(node), file_(std::move(file)), where_(std::move(where)) {
-    if (!node_.is_object()) fail(where_, "expected an object");
-  }
-
-  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
-    throw Error(file_ + ": " + field + ": " + problem);
-  }
-  std::string path(const std::string& key) const { return where_.empty() ? key : where_ + "." + key; }
-
-  const Json* find(const std::string& key) {
-    used_.insert(key);
-    const auto it = node_.find(key);
-    return it == node_.end() ? nullptr : &*it;
-  }
-  const Json& require(const std::string& key) {
-    const Json* v = find(key);
-    if (!v) fail(path(key), "missing");
-    return *v;
-  }
-
-  float number(const std::string& key, float fallback, float min_value, bool allow_equal_min = true) {
-    const Json* v = find(key);
-    if (!v) return fallback;
-    return number_of(*v, path(key), min_value, allow_equal_min);
-  }
-  float number_of(const Json& v, const std::string& at, float min_value, bool allow_equal_min) const {
-    if (!v.is_number()) fail(at, "expected a number, got " + v.dump());
-    const double d = v.get<double>();
-    if (!std::isfinite(d) || d < min_value || (!allow_equal_min && d == min_value))
-      fail(at, "value " + v.dump() + " out of range (" + (allow_equal_min ? ">= " : "> ") + std::to_string(min_value) +
-                   ")");
-    return static_cast<float>(d);
-  }
-  std::string string(const std::string& key, const std::string& fallback) {
-    const Json* v = find(key);
-    if (!v) return fallback;
-    if (!v->is_string()) fail(path(key), "expected a string, got " + v->dump());
-    return v->get<std::string>();
-  }
-  bool boolean(const std::string& key, bool fallback) {
-    const Json* v = find(key);
-    if (!v) return fallback;
-    if (!v->is_boolean()) fail(path(key), "expected true or false, got " + v->dump());
-    return v->get<bool>();
-  }
-  template <int N>
-  std::array<float, N> numbers(const Json& v, const std::string& at) const {
-    if (!v.is_array() || v.size() != N) fail(at, "expected " + std::to_string(N) + " numbers, got " + v.dump());
-    std::array<float, N> out{};
-    for (int i = 0; i < N; ++i)
-      out[static_cast<std::size_t>(i)] = number_of(v[static_cast<std::size_t>(i)], at, -1e30f, true);
-    return out;
-  }
-  glm::vec3 vec3(const std::string& key) {
-    const auto a = numbers<3>(require(key), path(key));
-    return {a[0], a[1], a[2]};
-  }
-
-  /// Throws for a field that was never read.
-  void no_others() const {
-    for (const auto& [key, value] : node_.items())
-      if (!used_.contains(key)) fail(path(key), "unknown field");
-  }
-
-private:
-  const Json& node_;
-  std::string file_;
-  std::string where_;
-  std::set<std::string> used_;
-};
-
-Expect expect_from(const std::string& s, const Fields& f, const std::string& at) {
+Expect expect_from(const Node& node) {
+  const std::string s = node.string();
   if (s == "reach") return Expect::reach;
   if (s == "blocked") return Expect::blocked;
   if (s == "either") return Expect::either;
-  f.fail(at, "expected \"reach\", \"blocked\" or \"either\", got \"" + s + "\"");
+  node.fail("expected \"reach\", \"blocked\" or \"either\", got \"" + s + "\"");
 }
 
-Waypoint read_waypoint(Fields& f, const Waypoint& defaults) {
+// The fields of a waypoint over `defaults`; `to` is required of listed waypoints.
+Waypoint read_waypoint(const Node& node, const Waypoint& defaults, bool needs_target) {
+  Fields f(node);
   Waypoint w = defaults;
-  w.name = f.string("name", w.name);
-  if (f.find("to")) w.target = f.vec3("to");
-  w.speed = f.number("speed", w.speed, 0.f, false);
-  w.radius = f.number("radius", w.radius, 0.f, false);
-  w.timeout = f.number("timeout", w.timeout, 0.f);
-  w.wait = f.number("wait", w.wait, 0.f);
-  w.jump = f.boolean("jump", w.jump);
-  if (f.find("expect")) w.expect = expect_from(f.string("expect", ""), f, f.path("expect"));
-  f.no_others();
+  if (const auto n = f.optional("name")) w.name = n->string();
+  if (needs_target) w.target = f.required("to").vec3();
+  if (const auto n = needs_target ? std::nullopt : f.optional("to")) w.target = n->vec3();
+  if (const auto n = f.optional("speed")) w.speed = n->positive();
+  if (const auto n = f.optional("radius")) w.radius = n->positive();
+  if (const auto n = f.optional("timeout")) w.timeout = n->non_negative();
+  if (const auto n = f.optional("wait")) w.wait = n->non_negative();
+  if (const auto n = f.optional("jump")) w.jump = n->boolean();
+  if (const auto n = f.optional("expect")) w.expect = expect_from(*n);
+  f.done({"name", "to", "speed", "radius", "timeout", "wait", "jump", "expect"});
   return w;
 }
 
@@ -130,67 +47,59 @@ Waypoint read_waypoint(Fields& f, const Waypoint& defaults) {
 fs::path default_level_file() { return fs::path(GLIDE_DEMO_LEVELS_DIR) / "demo.json"; }
 
 TourScript load_tour_script(const fs::path& file) {
-  const Json root = read_json(file, "tour script");
-  const std::string name = file.string();
-  Fields top(root, name, "");
+  const cases::Json root = cases::read_json_file(file, "tour script");
+  const cases::Where where{file.string(), ""};
+  Fields top(Node(root, "", where));
   TourScript script;
   script.file = file;
-  script.description = top.string("description", "");
+  if (const auto n = top.optional("description")) script.description = n->string();
   Waypoint defaults;
-  if (const Json* d = top.find("defaults")) {
-    Fields f(*d, name, "defaults");
-    defaults = read_waypoint(f, defaults);
-  }
-  const Json& list = top.require("waypoints");
-  if (!list.is_array() || list.empty()) top.fail("waypoints", "expected a non-empty array");
+  if (const auto d = top.optional("defaults")) defaults = read_waypoint(*d, defaults, false);
+  const Node list = top.required("waypoints");
+  if (list.size() == 0) list.fail("expected a non-empty array");
   for (std::size_t i = 0; i < list.size(); ++i) {
     Waypoint d = defaults;
     d.name = "waypoint " + std::to_string(i);
-    Fields f(list[i], name, "waypoints[" + std::to_string(i) + "]");
-    f.require("to");
-    script.waypoints.push_back(read_waypoint(f, d));
+    script.waypoints.push_back(read_waypoint(list.element(i), d, true));
   }
-  top.no_others();
+  top.done({"description", "defaults", "waypoints"});
   return script;
 }
 
 DemoLevel load_demo_level(const fs::path& file, const fs::path& script) {
-  const Json root = read_json(file, "level description");
-  const std::string name = file.string();
+  const cases::Json root = cases::read_json_file(file, "level description");
+  const cases::Where where{file.string(), ""};
   const fs::path dir = file.parent_path();
-  Fields top(root, name, "");
+  Fields top(Node(root, "", where));
 
   DemoLevel level;
   level.file = file;
-  level.name = top.string("name", file.stem().string());
-  level.spawn = top.vec3("spawn");
+  level.name = file.stem().string();
+  if (const auto n = top.optional("name")) level.name = n->string();
+  level.spawn = top.required("spawn").vec3();
+  level.obj_file = dir / top.required("obj").string();
 
-  const Json& obj = top.require("obj");
-  if (!obj.is_string()) top.fail("obj", "expected a file name");
-  level.obj_file = dir / obj.get<std::string>();
-
-  if (const Json* terrain = top.find("terrain")) {
-    Fields t(*terrain, name, "terrain");
-    const Json& tf = t.require("file");
-    if (!tf.is_string()) t.fail("terrain.file", "expected a file name");
-    level.terrain_file = dir / tf.get<std::string>();
+  if (const auto terrain = top.optional("terrain")) {
+    Fields t(*terrain);
+    level.terrain_file = dir / t.required("file").string();
     HeightfieldLoadSettings& s = level.terrain_settings;
-    if (const Json* cell = t.find("cell_size")) {
-      const auto c = t.numbers<2>(*cell, "terrain.cell_size");
-      if (!(c[0] > 0.f && c[1] > 0.f)) t.fail("terrain.cell_size", "must be positive, got " + cell->dump());
-      s.cell_size = {c[0], c[1]};
+    if (const auto cell = t.optional("cell_size")) {
+      const glm::vec2 c = cell->vec2();
+      if (!(c.x > 0.f && c.y > 0.f)) cell->fail("must be positive, got " + cell->json().dump());
+      s.cell_size = c;
     }
-    if (t.find("origin")) s.origin = t.vec3("origin");
-    s.height_scale = t.number("height_scale", s.height_scale, -1e30f);
-    s.height_offset = t.number("height_offset", s.height_offset, -1e30f);
-    t.no_others();
+    if (const auto n = t.optional("origin")) s.origin = n->vec3();
+    if (const auto n = t.optional("height_scale")) s.height_scale = n->real();
+    if (const auto n = t.optional("height_offset")) s.height_offset = n->real();
+    t.done({"file", "cell_size", "origin", "height_scale", "height_offset"});
   }
 
-  const std::string script_name = top.string("script", "");
-  top.no_others();
+  const auto script_node = top.optional("script");
+  const std::string script_name = script_node ? script_node->string() : std::string();
+  top.done({"name", "spawn", "obj", "terrain", "script"});
   fs::path script_file = script;
   if (script_file.empty() && !script_name.empty()) script_file = dir / script_name;
-  if (script_file.empty()) top.fail("script", "missing (or give a script file on the command line)");
+  if (script_file.empty()) top.node().fail("missing field \"script\" (or give a script file on the command line)");
 
   // The heavy parts last, so a typo in the description fails fast.
   const ObjLevelReport report = load_obj_level(level.world, level.obj_file);

@@ -64,11 +64,11 @@ TEST_CASE("demo level errors name the file and the field") {
   const fs::path levels = glide::demo::default_level_file().parent_path();
   const std::string obj = (levels / "demo.obj").string();
   CHECK(contains(error_of(write_file("no_spawn.json", "{\"obj\": \"" + obj + "\", \"script\": \"x.json\"}")),
-                 "no_spawn.json: spawn: missing"));
+                 "no_spawn.json: /: missing required field \"spawn\""));
   CHECK(contains(error_of(write_file("typo.json", "{\"obj\": \"" + obj + "\", \"spawn\": [0, 0, 0], \"sript\": 1}")),
-                 "typo.json: sript: unknown field"));
+                 "typo.json: /sript: unknown field \"sript\""));
   CHECK(contains(error_of(write_file("bad_spawn.json", "{\"obj\": \"" + obj + "\", \"spawn\": [0, 0]}")),
-                 "bad_spawn.json: spawn: expected 3 numbers"));
+                 "bad_spawn.json: /spawn: expected [x, y, z]"));
   CHECK(contains(
       error_of(write_file("no_obj.json", "{\"obj\": \"nowhere.obj\", \"spawn\": [0, 0, 0], \"script\": \"s.json\"}")),
       "nowhere.obj"));
@@ -76,14 +76,14 @@ TEST_CASE("demo level errors name the file and the field") {
   const fs::path level =
       write_file("ok.json", "{\"obj\": \"" + obj + "\", \"spawn\": [0, 0, 0], \"script\": \"s.json\"}");
   CHECK(contains(error_of(level, write_file("s1.json", "{\"waypoints\": []}")),
-                 "s1.json: waypoints: expected a non-empty array"));
+                 "s1.json: /waypoints: expected a non-empty array"));
   CHECK(contains(error_of(level, write_file("s2.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"speed\": -1}]}")),
-                 "s2.json: waypoints[0].speed: value -1 out of range"));
+                 "s2.json: /waypoints/0/speed: expected a number > 0, got -1"));
   CHECK(
       contains(error_of(level, write_file("s3.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"expect\": \"maybe\"}]}")),
-               "s3.json: waypoints[0].expect: expected \"reach\", \"blocked\" or \"either\""));
+               "s3.json: /waypoints/0/expect: expected \"reach\", \"blocked\" or \"either\""));
   CHECK(contains(error_of(level, write_file("s4.json", "{\"waypoints\": [{\"name\": \"a\"}]}")),
-                 "s4.json: waypoints[0].to: missing"));
+                 "s4.json: /waypoints/0: missing required field \"to\""));
   CHECK(contains(error_of(level, work_dir() / "absent_script.json"), "absent_script.json: cannot open tour script"));
   CHECK(error_of(level, write_file("s5.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"jump\": true}]}")) == "no error");
 }

@@ -1,10 +1,9 @@
-// The viewer's parts that need no display: settings files, meshes, debug geometry and the
+// The viewer's parts that need no display: meshes, debug geometry and the
 // walker on the built-in level. The drawn picture is checked by the viewer_screenshot test.
 #include "approx.hpp"
 
 #include "debug_draw.hpp"
 #include "mesh.hpp"
-#include "settings_file.hpp"
 #include "viewer.hpp"
 #include "walker.hpp"
 
@@ -23,103 +22,6 @@
 namespace fs = std::filesystem;
 using namespace glide;
 using namespace glide::viewer;
-
-namespace {
-
-fs::path work_file(const std::string& name) {
-  const fs::path dir = fs::path(GLIDE_TEST_WORK_DIR);
-  fs::create_directories(dir);
-  return dir / name;
-}
-
-void write(const fs::path& file, const std::string& text) { std::ofstream(file) << text; }
-
-} // namespace
-
-TEST_CASE("settings file: every field survives a save and a load") {
-  ControllerSettings s;
-  s.radius = 0.45f;
-  s.height = 2.1f;
-  s.up = {0.f, 0.f, 1.f};
-  s.skin_width = 0.02f;
-  s.min_move_distance = 3e-5f;
-  s.recovery_speed = 4.5f;
-  s.max_slope = glm::radians(37.f);
-  s.step_height = 0.25f;
-  s.step_min_forward = 0.1f;
-  s.step_max_wall_angle = glm::radians(60.f);
-  s.floor_snap_distance = 0.15f;
-  s.max_iterations = 7;
-  s.toi_method = ToiMethod::bisection;
-  s.toi_tolerance = 5e-5f;
-  s.layer_mask = 0x5u;
-  const fs::path file = work_file("round_trip.json");
-  save_settings(file, s);
-  const ControllerSettings r = load_settings(file);
-  CHECK(r.radius == s.radius);
-  CHECK(r.height == s.height);
-  CHECK(r.up == s.up);
-  CHECK(r.skin_width == s.skin_width);
-  CHECK(r.min_move_distance == s.min_move_distance);
-  CHECK(r.recovery_speed == s.recovery_speed);
-  // Angles go through degrees in the file: equal to float rounding.
-  CHECK_APPROX(r.max_slope, s.max_slope, 1e-6f);
-  CHECK_APPROX(r.step_max_wall_angle, s.step_max_wall_angle, 1e-6f);
-  CHECK(r.step_height == s.step_height);
-  CHECK(r.step_min_forward == s.step_min_forward);
-  CHECK(r.floor_snap_distance == s.floor_snap_distance);
-  CHECK(r.max_iterations == s.max_iterations);
-  CHECK(r.toi_method == ToiMethod::bisection);
-  CHECK(r.toi_tolerance == s.toi_tolerance);
-  CHECK(r.layer_mask == s.layer_mask);
-  std::ifstream in(file);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  CHECK(text.find("\"max_slope_deg\": 37") != std::string::npos);
-}
-
-TEST_CASE("settings file: missing fields keep the base values, degrees become radians") {
-  const fs::path file = work_file("partial.json");
-  write(file, R"({"radius": 0.5, "max_slope_deg": 30})");
-  ControllerSettings base;
-  base.step_height = 0.2f;
-  const ControllerSettings r = load_settings(file, base);
-  CHECK(r.radius == 0.5f);
-  CHECK_APPROX(r.max_slope, glm::radians(30.f), 1e-6f);
-  CHECK(r.step_height == 0.2f);
-  CHECK(r.height == base.height);
-  CHECK(r.toi_method == base.toi_method);
-}
-
-TEST_CASE("settings file: bad files throw glide::Error naming the file and the field") {
-  const auto message = [](const fs::path& file) {
-    try {
-      (void)load_settings(file);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  const fs::path missing = work_file("does_not_exist.json");
-  fs::remove(missing);
-  CHECK(message(missing).find("cannot be opened") != std::string::npos);
-
-  const fs::path garbage = work_file("garbage.json");
-  write(garbage, "{ radius: ");
-  CHECK(message(garbage).find("not JSON") != std::string::npos);
-  CHECK(message(garbage).find("garbage.json") != std::string::npos);
-
-  const fs::path wrong_type = work_file("wrong_type.json");
-  write(wrong_type, R"({"height": "tall"})");
-  CHECK(message(wrong_type).find("field height") != std::string::npos);
-
-  const fs::path wrong_method = work_file("wrong_method.json");
-  write(wrong_method, R"({"toi_method": "guess"})");
-  CHECK(message(wrong_method).find("guess") != std::string::npos);
-
-  const fs::path not_object = work_file("array.json");
-  write(not_object, "[1, 2]");
-  CHECK(message(not_object).find("expected an object") != std::string::npos);
-}
 
 TEST_CASE("capsule mesh: every vertex on the capsule surface, feet at the origin") {
   const float radius = 0.4f, height = 1.7f;

@@ -1,8 +1,12 @@
 #include "panels.hpp"
 
+#include <glide/controller/settings_schema.hpp>
+
 #include <imgui.h>
 
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 namespace glide::viewer {
 namespace {
@@ -17,6 +21,39 @@ const char* ground_name(GroundState s) {
     return "in air";
   }
   return "?";
+}
+
+// One row's slider (or combo) on the panel; rows without a UI range are not shown.
+template <class S>
+bool field_widget(const fields::Field<S>& f, S& s) {
+  using fields::Kind;
+  const std::string label =
+      fields::member_name(f) + (f.kind == Kind::real ? std::string(" (") + f.unit + ")" : std::string());
+  const auto lo = static_cast<float>(f.ui.min), hi = static_cast<float>(f.ui.max);
+  if (f.kind == Kind::enumeration) {
+    int value = static_cast<int>(fields::get_number(s, f));
+    std::string items;
+    for (const char* name : f.names) items.append(name).push_back('\0');
+    if (!ImGui::Combo(label.c_str(), &value, items.c_str())) return false;
+    fields::set_number(s, f, value);
+    return true;
+  }
+  if (f.ui.max <= f.ui.min) return false;
+  if (f.kind == Kind::angle) return ImGui::SliderAngle(label.c_str(), fields::member_ptr<float>(s, f), lo, hi);
+  if (int* v = fields::member_ptr<int>(s, f))
+    return ImGui::SliderInt(label.c_str(), v, static_cast<int>(lo), static_cast<int>(hi));
+  if (float* v = fields::member_ptr<float>(s, f))
+    return ImGui::SliderFloat(label.c_str(), v, lo, hi, f.ui.log ? "%.6f" : "%.3f",
+                              f.ui.log ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
+  return false;
+}
+
+template <class S>
+bool group_widgets(const fields::Table<S>& table, const char* group, S& s) {
+  bool changed = false;
+  for (const fields::Field<S>& f : table.rows)
+    if (std::string_view(f.group) == group) changed |= field_widget(f, s);
+  return changed;
 }
 
 } // namespace
@@ -43,37 +80,17 @@ PanelActions tuning_panel(Walker& walker, DebugDrawOptions& debug, PanelState& s
   }
   ImGui::Separator();
   ControllerSettings s = walker.controller().settings();
+  const fields::Table<ControllerSettings> table = controller_settings_table();
   bool changed = false;
   ImGui::PushItemWidth(170);
-  if (ImGui::CollapsingHeader("Shape", ImGuiTreeNodeFlags_DefaultOpen)) {
-    changed |= ImGui::SliderFloat("radius (m)", &s.radius, 0.05f, 1.5f, "%.3f");
-    changed |= ImGui::SliderFloat("height (m)", &s.height, 0.1f, 4.f, "%.3f");
-  }
-  if (ImGui::CollapsingHeader("Movement", ImGuiTreeNodeFlags_DefaultOpen)) {
-    changed |= ImGui::SliderFloat("skin width (m)", &s.skin_width, 0.0005f, 0.2f, "%.4f", ImGuiSliderFlags_Logarithmic);
-    changed |=
-        ImGui::SliderFloat("min move (m)", &s.min_move_distance, 0.f, 0.01f, "%.6f", ImGuiSliderFlags_Logarithmic);
-    changed |= ImGui::SliderFloat("recovery (m/s)", &s.recovery_speed, 0.1f, 20.f, "%.2f");
-    ImGui::SliderFloat("walk speed (m/s)", &walker.tuning.walk_speed, 0.5f, 15.f, "%.1f");
-    ImGui::SliderFloat("jump speed (m/s)", &walker.tuning.player.jump_speed, 0.f, 15.f, "%.1f");
-    ImGui::SliderFloat("gravity (m/s2)", &walker.tuning.player.gravity, 0.f, 40.f, "%.1f");
-  }
-  if (ImGui::CollapsingHeader("Slopes & steps", ImGuiTreeNodeFlags_DefaultOpen)) {
-    changed |= ImGui::SliderAngle("max slope", &s.max_slope, 0.f, 89.f);
-    changed |= ImGui::SliderFloat("step height (m)", &s.step_height, 0.f, 1.f, "%.3f");
-    changed |= ImGui::SliderFloat("step min fwd (m)", &s.step_min_forward, 0.f, 0.5f, "%.3f");
-    changed |= ImGui::SliderAngle("step wall angle", &s.step_max_wall_angle, 0.f, 90.f);
-    changed |= ImGui::SliderFloat("floor snap (m)", &s.floor_snap_distance, 0.f, 1.f, "%.3f");
-  }
-  if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) {
-    changed |= ImGui::SliderInt("max iterations", &s.max_iterations, 1, 16);
-    int method = s.toi_method == ToiMethod::bisection ? 1 : 0;
-    if (ImGui::Combo("toi method", &method, "conservative advancement\0bisection\0")) {
-      s.toi_method = method == 1 ? ToiMethod::bisection : ToiMethod::conservative_advancement;
-      changed = true;
+  for (const char* group : {"Shape", "Movement", "Slopes & steps", "Solver"}) {
+    if (!ImGui::CollapsingHeader(group, ImGuiTreeNodeFlags_DefaultOpen)) continue;
+    changed |= group_widgets(table, group, s);
+    if (std::string_view(group) == "Movement") {
+      // The game's side: applied as they change.
+      ImGui::SliderFloat("walk speed (m/s)", &walker.tuning.walk_speed, 0.5f, 15.f, "%.1f");
+      group_widgets(player_settings_table(), group, walker.tuning.player);
     }
-    changed |=
-        ImGui::SliderFloat("toi tolerance (m)", &s.toi_tolerance, 1e-6f, 0.01f, "%.6f", ImGuiSliderFlags_Logarithmic);
   }
   if (ImGui::CollapsingHeader("Debug draw", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::Checkbox("closest points", &debug.closest_points);
@@ -105,7 +122,7 @@ void stats_panel(const Walker& walker, const std::string& level_name, float fram
   const glm::vec3 p = walker.controller().position();
   ImGui::Text("level: %s", level_name.c_str());
   ImGui::Text("move: %.1f us (avg %.1f us)", st.last_us, st.average_us);
-  ImGui::Text("iterations: %d of %d", st.iterations, walker.controller().settings().max_iterations);
+  ImGui::Text("iterations: %d of %d", st.iterations, walker.controller().settings().max_slide_iterations);
   ImGui::Text("ground: %s", ground_name(r.ground.state));
   ImGui::Text("hits: %d  recovered: %.4f m", r.hit_count, r.recovered);
   ImGui::Text("sides %d above %d below %d", r.flags.sides, r.flags.above, r.flags.below);

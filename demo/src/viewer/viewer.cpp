@@ -8,11 +8,11 @@
 #include "panels.hpp"
 #include "renderer.hpp"
 #include "screenshot.hpp"
-#include "settings_file.hpp"
 #include "walker.hpp"
 #include "window.hpp"
 
 #include <glide/cases/record.hpp>
+#include <glide/cases/settings_json.hpp>
 #include <glide/error.hpp>
 
 #include <imgui.h>
@@ -153,7 +153,7 @@ private:
 
   void save() {
     try {
-      save_settings(settings_file_, walker_->controller().settings());
+      cases::save_controller_settings(settings_file_, walker_->controller().settings());
       panel_.report("settings saved to " + settings_file_, false);
     } catch (const Error& e) {
       panel_.report(e.what(), true);
@@ -162,7 +162,8 @@ private:
 
   void load() {
     try {
-      const ControllerSettings loaded = load_settings(settings_file_, walker_->controller().settings());
+      const ControllerSettings loaded =
+          cases::load_controller_settings(settings_file_, walker_->controller().settings());
       const std::string refused = walker_->apply_settings(loaded);
       if (refused.empty()) {
         panel_.report("settings loaded from " + settings_file_, false);
@@ -200,7 +201,7 @@ int run_viewer(const ViewerOptions& options, const LevelLoader& load_level, std:
   try {
     level = std::make_unique<ViewerLevel>(load_level());
     if (!options.settings_file.empty() && std::filesystem::exists(options.settings_file))
-      settings = load_settings(options.settings_file, settings);
+      settings = cases::load_controller_settings(options.settings_file, settings);
     validate(settings);
   } catch (const Error& e) {
     err << "glide demo --view: " << e.what() << "\n";

@@ -88,7 +88,7 @@ public:
 ///     glide::Controller player(world, {.radius = 0.3f, .height = 1.8f}, spawn);
 ///     glide::MoveResult r = player.move(velocity, dt); // the game owns gravity and jumping
 ///
-/// A move recovers from overlaps, slides up to max_iterations times (sweep to the time of
+/// A move recovers from overlaps, slides up to max_slide_iterations times (sweep to the time of
 /// impact, stop short by the skin, project the rest onto the contact planes), climbs steps,
 /// snaps to the floor and probes the ground. docs/controller.md tells each step.
 /// The world must outlive the controller.

@@ -17,8 +17,9 @@ enum class GroundState : std::uint8_t {
   in_air,          ///< nothing below within the probe distance
 };
 
-/// Tuning of a Controller. Every field has a default, a unit and a limit; Controller
-/// validates them and throws glide::Error naming the field otherwise.
+/// Tuning of a Controller. Every field has a default, a unit and a limit, described once in
+/// controller_settings_table() (settings_schema.hpp); Controller validates them and throws
+/// glide::Error naming the field otherwise. A new field needs a row there too.
 struct ControllerSettings {
   // Shape. The controller's position is its feet: the bottom of the capsule.
   float radius = 0.3f;         ///< capsule radius (m, > 0)
@@ -39,7 +40,8 @@ struct ControllerSettings {
   float floor_snap_distance = 0.3f; ///< while walking, stick to walkable ground this far below; 0 = off (m, >= 0)
 
   // Solver.
-  int max_iterations = 4; ///< slide iterations per move, the seed's N (count, in [1, 16])
+  int max_slide_iterations = 4; ///< sweeps per move, each sliding the rest of the motion along what it hit
+                                ///< (count, in [1, 16])
   ToiMethod toi_method = ToiMethod::conservative_advancement; ///< time-of-impact method of the sweeps
   float toi_tolerance = 1e-4f; ///< time-of-impact accuracy along the motion (m, in (0, skin_width / 2])
 

@@ -1,8 +1,9 @@
-#include "json_reader.hpp"
+#include <glide/cases/json.hpp>
 
 #include <glide/error.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <sstream>
 
@@ -14,6 +15,14 @@ void fail_at(const Where& where, const std::string& path, const std::string& mes
   if (!where.case_name.empty()) s << "case \"" << where.case_name << "\": ";
   s << (path.empty() ? "/" : path) << ": " << message;
   throw Error(s.str());
+}
+
+Json read_json_file(const std::filesystem::path& file, const std::string& what) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error(file.string() + ": cannot open " + what);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_json(text.str(), file.string() + ": malformed JSON");
 }
 
 Json parse_json(const std::string& text, const std::string& label) {
@@ -123,6 +132,13 @@ int Node::integer(int min, int max) const {
   if (v < min || v > max)
     fail("expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + value_->dump());
   return static_cast<int>(v);
+}
+
+std::uint32_t Node::mask() const {
+  if (!value_->is_number_integer()) fail("expected an integer, got " + type_name(*value_));
+  const auto v = value_->get<long long>();
+  if (v < 0 || v > 0xffffffffLL) fail("expected an integer in [0, 4294967295], got " + value_->dump());
+  return static_cast<std::uint32_t>(v);
 }
 
 bool Node::boolean() const {

@@ -1,7 +1,8 @@
 #pragma once
 
 // Reads a JSON document while remembering where each value sits, so every error names the
-// file, the case and the JSON path (RFC 6901 pointer) of the offending value.
+// file, the case and the JSON path (RFC 6901 pointer) of the offending value. The one JSON
+// reader of glide: case files, settings files and the demo's level and tour files.
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +10,8 @@
 #include <glm/vec3.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <string>
@@ -47,6 +50,7 @@ public:
   float positive() const;     ///< > 0
   float non_negative() const; ///< >= 0
   int integer(int min, int max) const;
+  std::uint32_t mask() const; ///< an integer in [0, 2^32)
   bool boolean() const;
   std::string string() const;            ///< non-empty
   glm::vec3 vec3() const;                ///< [x, y, z]
@@ -82,6 +86,20 @@ private:
 /// Parses JSON text; syntax errors, number overflow and duplicate keys in an object (which
 /// nlohmann-json would silently resolve) throw glide::Error "<label>: ...".
 Json parse_json(const std::string& text, const std::string& label);
+
+/// Reads and parses a JSON file; throws glide::Error "<file>: cannot open <what>" or
+/// "<file>: malformed JSON: ...".
+Json read_json_file(const std::filesystem::path& file, const std::string& what);
+
+/// JSON text with a 2-space indent where arrays of plain values stay on one line
+/// ("[0, 1, 0]"), so vectors and hull points read as they would be typed.
+std::string dump_readable(const Json& value);
+
+/// A float as the JSON number with the shortest decimal text that reads back to it.
+Json json_number(float value);
+
+/// Writes `text` to `path` through a temporary file so a failed write never leaves half a file.
+void write_text_file(const std::filesystem::path& path, const std::string& text);
 
 std::string type_name(const Json& value);
 std::string pointer_escape(const std::string& key);
