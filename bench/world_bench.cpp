@@ -60,12 +60,6 @@ struct Level {
 
 gjk::Capsule upright(const glm::vec3& base) { return {{base, base + glm::vec3(0, k_segment, 0)}, k_radius}; }
 
-std::vector<glm::vec3> box_corners(const glm::vec3& h) {
-  std::vector<glm::vec3> c;
-  for (int i = 0; i < 8; ++i) c.push_back({(i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z});
-  return c;
-}
-
 // Random pieces (rotated boxes and 4 to 12 point clouds of 0.3 to 2 m) in a cube holding
 // one piece per 64 m^3, and 1 m sweeps of an upright capsule in random directions, starting
 // k_query_margin inside the cube.
@@ -80,17 +74,20 @@ Level& level(int n) {
   std::normal_distribution<float> gauss;
   for (int i = 0; i < n; ++i) {
     std::vector<glm::vec3> points;
+    gjk::ConvexHull hull;
     if (i % 3 == 0) {
       const float s = size(rng);
       const int count = 4 + static_cast<int>(rng() % 9);
       for (int k = 0; k < count; ++k) points.push_back(s * glm::vec3{unit(rng), unit(rng), unit(rng)});
+      hull = gjk::ConvexHull(points);
     } else {
-      points = box_corners({size(rng), size(rng), size(rng)});
+      hull = gjk::ConvexHull::box({size(rng), size(rng), size(rng)});
+      points.assign(hull.vertices().begin(), hull.vertices().end());
     }
     gjk::Transform t;
     t.rotation = glm::normalize(glm::quat(gauss(rng), gauss(rng), gauss(rng), gauss(rng)));
     t.translation = {pos(rng), pos(rng), pos(rng)};
-    slot->world.add_piece(gjk::ConvexHull(points), t);
+    slot->world.add_piece(std::move(hull), t);
     slot->local_points.push_back(points);
     slot->transforms.push_back(t);
   }
