@@ -298,7 +298,7 @@ TerrainLevel& terrain_level() {
       h[static_cast<std::size_t>(r) * n + c] =
           20.f * std::sin(0.01f * static_cast<float>(c)) * std::cos(0.013f * static_cast<float>(r)) +
           0.5f * std::sin(3.f * static_cast<float>(c + r));
-  slot->world.set_terrain(Heightfield(n, n, h, glm::vec2(1.f), glm::vec3(-512, 0, -512)));
+  slot->world.set_terrain(Heightfield({.rows = n, .columns = n, .heights = h, .origin = {-512, 0, -512}}));
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> pos(-500.f, 500.f), lift(0.05f, 1.f), angle(0.f, 6.2831853f), drop(-0.7f, 0.f);
   const Heightfield& t = *slot->world.terrain();

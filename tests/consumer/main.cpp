@@ -13,7 +13,8 @@
 int main() {
   glide::World world;
   world.add_piece(glide::gjk::ConvexHull::box({10.f, 0.5f, 10.f}), {{1.f, 0.f, 0.f, 0.f}, {0.f, -0.5f, 0.f}});
-  world.set_terrain(glide::Heightfield(2, 2, {0.f, 1.f, 0.f, 1.f}, glm::vec2(1.f), glm::vec3(50.f, 0.f, 50.f)));
+  world.set_terrain(
+      glide::Heightfield({.rows = 2, .columns = 2, .heights = {0.f, 1.f, 0.f, 1.f}, .origin = {50.f, 0.f, 50.f}}));
 
   glide::Controller player(world, glide::ControllerSettings{.radius = 0.3f, .height = 1.8f}, {0.f, 0.5f, 0.f});
   glide::MoveResult r;

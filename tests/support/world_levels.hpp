@@ -51,7 +51,7 @@ inline Heightfield wavy_terrain() {
     for (int c = 0; c < n; ++c)
       h[static_cast<std::size_t>(r * n + c)] =
           3.f * std::sin(0.5f * static_cast<float>(c)) * std::cos(0.3f * static_cast<float>(r));
-  return Heightfield(n, n, h, glm::vec2(2.f), glm::vec3(-24, -12, -24));
+  return Heightfield({.rows = n, .columns = n, .heights = h, .cell_size = glm::vec2(2.f), .origin = {-24, -12, -24}});
 }
 
 /// 1,000 random pieces in a cube of side `side` over the wavy terrain (on layer 2).

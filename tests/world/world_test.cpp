@@ -99,7 +99,7 @@ TEST_CASE("World rebuilds its hierarchy lazily after edits") {
 TEST_CASE("A moved-from world is empty and still answers queries") {
   World a;
   glide::test::add_box(a, {0, 0, 0}, {1, 1, 1});
-  a.set_terrain(glide::Heightfield(2, 2, {0.f, 0.f, 0.f, 0.f}));
+  a.set_terrain(glide::Heightfield({.rows = 2, .columns = 2, .heights = {0.f, 0.f, 0.f, 0.f}}));
   const glide::gjk::Capsule c{{{-3, 0.5f, 0.5f}, {-3, 0.5f, 0.5f}}, 0.2f};
   World b = std::move(a);
   CHECK(b.piece_count() == 1);
