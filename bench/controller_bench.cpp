@@ -19,20 +19,12 @@ namespace {
 
 constexpr float k_dt = 1.f / 60.f;
 
-std::vector<glm::vec3> box_corners(const glm::vec3& half) {
-  std::vector<glm::vec3> corners;
-  for (int i = 0; i < 8; ++i)
-    corners.push_back({(i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z});
-  return corners;
-}
-
 // A floor and `boxes` random boxes standing on it, at 1,000 boxes per 100 m x 100 m; a quarter
 // are low enough to step onto (0.1 to 0.3 m), the rest are 0.5 to 3 m tall.
 glide::World make_level(int boxes) {
   glide::World world;
   const float side = 100.f * std::sqrt(boxes / 1000.f);
-  world.add_piece(glide::gjk::ConvexHull(box_corners({side, 1.f, side})),
-                  glide::gjk::Transform{{1, 0, 0, 0}, {0, -1.f, 0}});
+  world.add_piece(glide::gjk::ConvexHull::box({side, 1.f, side}), glide::gjk::Transform{{1, 0, 0, 0}, {0, -1.f, 0}});
   std::mt19937 rng(12345);
   std::uniform_real_distribution<float> pos(-0.5f * side, 0.5f * side), size(0.3f, 2.f), low(0.1f, 0.3f),
       tall(0.5f, 3.f), angle(0.f, 6.2831853f);
@@ -40,7 +32,7 @@ glide::World make_level(int boxes) {
     const float height = (i % 4 == 0) ? low(rng) : tall(rng);
     const glm::vec3 half{size(rng), 0.5f * height, size(rng)};
     const glm::quat turn = glm::angleAxis(angle(rng), glm::vec3(0, 1, 0));
-    world.add_piece(glide::gjk::ConvexHull(box_corners(half)),
+    world.add_piece(glide::gjk::ConvexHull::box(half),
                     glide::gjk::Transform{turn, {pos(rng), 0.5f * height, pos(rng)}});
   }
   world.update();

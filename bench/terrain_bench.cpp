@@ -50,7 +50,7 @@ const std::vector<float>& terrain_heights() {
 }
 
 const glide::Heightfield& terrain() {
-  static const glide::Heightfield field(n, n, terrain_heights());
+  static const glide::Heightfield field({.rows = n, .columns = n, .heights = terrain_heights()});
   return field;
 }
 

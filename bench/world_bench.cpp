@@ -60,12 +60,6 @@ struct Level {
 
 gjk::Capsule upright(const glm::vec3& base) { return {{base, base + glm::vec3(0, k_segment, 0)}, k_radius}; }
 
-std::vector<glm::vec3> box_corners(const glm::vec3& h) {
-  std::vector<glm::vec3> c;
-  for (int i = 0; i < 8; ++i) c.push_back({(i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z});
-  return c;
-}
-
 // Random pieces (rotated boxes and 4 to 12 point clouds of 0.3 to 2 m) in a cube holding
 // one piece per 64 m^3, and 1 m sweeps of an upright capsule in random directions, starting
 // k_query_margin inside the cube.
@@ -80,17 +74,20 @@ Level& level(int n) {
   std::normal_distribution<float> gauss;
   for (int i = 0; i < n; ++i) {
     std::vector<glm::vec3> points;
+    gjk::ConvexHull hull;
     if (i % 3 == 0) {
       const float s = size(rng);
       const int count = 4 + static_cast<int>(rng() % 9);
       for (int k = 0; k < count; ++k) points.push_back(s * glm::vec3{unit(rng), unit(rng), unit(rng)});
+      hull = gjk::ConvexHull(points);
     } else {
-      points = box_corners({size(rng), size(rng), size(rng)});
+      hull = gjk::ConvexHull::box({size(rng), size(rng), size(rng)});
+      points.assign(hull.vertices().begin(), hull.vertices().end());
     }
     gjk::Transform t;
     t.rotation = glm::normalize(glm::quat(gauss(rng), gauss(rng), gauss(rng), gauss(rng)));
     t.translation = {pos(rng), pos(rng), pos(rng)};
-    slot->world.add_piece(gjk::ConvexHull(points), t);
+    slot->world.add_piece(std::move(hull), t);
     slot->local_points.push_back(points);
     slot->transforms.push_back(t);
   }
@@ -301,7 +298,7 @@ TerrainLevel& terrain_level() {
       h[static_cast<std::size_t>(r) * n + c] =
           20.f * std::sin(0.01f * static_cast<float>(c)) * std::cos(0.013f * static_cast<float>(r)) +
           0.5f * std::sin(3.f * static_cast<float>(c + r));
-  slot->world.set_terrain(Heightfield(n, n, h, glm::vec2(1.f), glm::vec3(-512, 0, -512)));
+  slot->world.set_terrain(Heightfield({.rows = n, .columns = n, .heights = h, .origin = {-512, 0, -512}}));
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> pos(-500.f, 500.f), lift(0.05f, 1.f), angle(0.f, 6.2831853f), drop(-0.7f, 0.f);
   const Heightfield& t = *slot->world.terrain();

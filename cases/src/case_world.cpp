@@ -32,7 +32,13 @@ Heightfield make_terrain(const ShapeDef& s, const glm::vec3& position) {
     settings.height_offset = s.height_offset;
     return load_heightfield(s.file, settings);
   }
-  return Heightfield(s.rows, s.columns, s.heights, s.cell_size, position, s.height_scale, s.height_offset);
+  return Heightfield({.rows = s.rows,
+                      .columns = s.columns,
+                      .heights = s.heights,
+                      .cell_size = s.cell_size,
+                      .origin = position,
+                      .height_scale = s.height_scale,
+                      .height_offset = s.height_offset});
 }
 
 /// The case's world as a glide::World, with a name for every piece: the instance name, or

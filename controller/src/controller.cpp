@@ -171,6 +171,8 @@ void Controller::teleport(const glm::vec3& position) {
   update_ground();
 }
 
+// Room: the new capsule overlaps nothing (gap < 0). Touching, or geometry within the skin, is
+// allowed: feet placed exactly on the floor (a spawn, a teleport) must not block a crouch.
 bool Controller::room_for(const ControllerSettings& shape) const {
   for (const Contact& c : world_->overlap_capsule(capsule_of(shape, position_), 0.f, query_filter()))
     if (c.distance < 0.f) return false;

@@ -28,6 +28,11 @@ void validate(std::span<const glm::vec3> points, const ConvexHullSettings& setti
 
 } // namespace
 
+// The origin kept past count_ gives support() (scan index 0) and vertex4() something to read.
+ConvexHull::ConvexHull()
+    : vertices_{glm::vec3(0.f)}, padded_{detail::load(glm::vec3(0.f))},
+      scan_(detail::k_scan_block, 0.f), neighbor_begin_{0} {}
+
 ConvexHull::ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettings& settings) {
   validate(points, settings);
   const detail::QuickhullResult hull = detail::quickhull(points, settings.tolerance);

@@ -24,9 +24,13 @@ bool in_range(float v) { return std::abs(v) <= max_coordinate; } // false for Na
 
 } // namespace
 
-Heightfield::Heightfield(int rows, int columns, std::vector<float> heights, glm::vec2 cell_size, glm::vec3 origin,
-                         float height_scale, float height_offset)
-    : rows_(rows), columns_(columns), heights_(std::move(heights)), cell_size_(cell_size), origin_(origin) {
+Heightfield::Heightfield(HeightfieldDef def)
+    : rows_(def.rows), columns_(def.columns), heights_(std::move(def.heights)), cell_size_(def.cell_size),
+      origin_(def.origin) {
+  const int rows = def.rows, columns = def.columns;
+  const glm::vec2 cell_size = def.cell_size;
+  const glm::vec3 origin = def.origin;
+  const float height_scale = def.height_scale, height_offset = def.height_offset;
   const std::string dims = std::to_string(rows) + " x " + std::to_string(columns);
   if (rows < 2 || columns < 2) throw Error("Heightfield: need at least 2 x 2 samples, got " + dims);
   if (rows > max_dimension || columns > max_dimension)

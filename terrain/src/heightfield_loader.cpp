@@ -115,8 +115,13 @@ Heightfield load_heightfield(const std::filesystem::path& path, const Heightfiel
                      std::to_string(i / static_cast<std::size_t>(data.columns)) + ", column " +
                      std::to_string(i % static_cast<std::size_t>(data.columns)));
   try {
-    return Heightfield(data.rows, data.columns, std::move(data.values), settings.cell_size, settings.origin,
-                       settings.height_scale, settings.height_offset);
+    return Heightfield({.rows = data.rows,
+                        .columns = data.columns,
+                        .heights = std::move(data.values),
+                        .cell_size = settings.cell_size,
+                        .origin = settings.origin,
+                        .height_scale = settings.height_scale,
+                        .height_offset = settings.height_offset});
   } catch (const Error& e) {
     fail(file, e.what());
   }

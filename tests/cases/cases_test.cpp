@@ -184,7 +184,7 @@ TEST_CASE("record_case writes a case that replays to the same answer") {
   std::vector<float> heights(32 * 32);
   for (int r = 0; r < 32; ++r)
     for (int c = 0; c < 32; ++c) heights[static_cast<std::size_t>(r * 32 + c)] = 0.05f * static_cast<float>(c) - 1.f;
-  world.set_terrain(glide::Heightfield(32, 32, heights, glm::vec2(1.f), glm::vec3(-16.f, 0.f, -16.f)));
+  world.set_terrain(glide::Heightfield({.rows = 32, .columns = 32, .heights = heights, .origin = {-16.f, 0.f, -16.f}}));
 
   const glide::gjk::Capsule capsule{{{0.f, 1.f, 0.f}, {0.f, 2.f, 0.f}}, 0.4f};
   const auto file = k_work_dir / "recorded" / "recorded.json";

@@ -6,12 +6,9 @@
 
 #include <cmath>
 #include <cstdio>
-#include <vector>
 
 int main() {
-  std::vector<glm::vec3> cube;
-  for (int i = 0; i < 8; ++i) cube.push_back({(i & 1) ? 1.f : -1.f, (i & 2) ? 1.f : -1.f, (i & 4) ? 1.f : -1.f});
-  const glide::gjk::ConvexHull hull(cube);
+  const glide::gjk::ConvexHull hull = glide::gjk::ConvexHull::box({1.f, 1.f, 1.f});
   const glide::gjk::Segment segment{{3.f, -5.f, 0.f}, {3.f, 5.f, 0.f}};
   const auto d = glide::gjk::distance(segment, hull);
   std::printf("glide gjk: segment 2 m from the cube's face, measured %.6f m\n", d.distance);

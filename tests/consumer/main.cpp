@@ -11,11 +11,10 @@
 #include <vector>
 
 int main() {
-  std::vector<glm::vec3> slab;
-  for (int i = 0; i < 8; ++i) slab.push_back({(i & 1) ? 10.f : -10.f, (i & 2) ? 0.f : -1.f, (i & 4) ? 10.f : -10.f});
   glide::World world;
-  world.add_piece(glide::gjk::ConvexHull(slab));
-  world.set_terrain(glide::Heightfield(2, 2, {0.f, 1.f, 0.f, 1.f}, glm::vec2(1.f), glm::vec3(50.f, 0.f, 50.f)));
+  world.add_piece(glide::gjk::ConvexHull::box({10.f, 0.5f, 10.f}), {{1.f, 0.f, 0.f, 0.f}, {0.f, -0.5f, 0.f}});
+  world.set_terrain(
+      glide::Heightfield({.rows = 2, .columns = 2, .heights = {0.f, 1.f, 0.f, 1.f}, .origin = {50.f, 0.f, 50.f}}));
 
   glide::Controller player(world, glide::ControllerSettings{.radius = 0.3f, .height = 1.8f}, {0.f, 0.5f, 0.f});
   glide::MoveResult r;

@@ -26,7 +26,7 @@ Heightfield hills_and_cliff() {
       const float x = static_cast<float>(column), z = static_cast<float>(row);
       heights.push_back(1.5f * std::sin(0.3f * x) * std::cos(0.3f * z) + (x > k_cliff_x ? 4.f : 0.f));
     }
-  return Heightfield(n, n, heights);
+  return Heightfield({.rows = n, .columns = n, .heights = heights});
 }
 
 } // namespace

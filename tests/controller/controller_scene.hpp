@@ -18,7 +18,7 @@ namespace glide::test {
 
 /// A box of half size `half` centred at `center`, turned by `rotation`.
 inline PieceId add_turned_box(World& world, const glm::vec3& center, const glm::vec3& half, const glm::quat& rotation) {
-  return world.add_piece(gjk::ConvexHull(box_corners(half)), gjk::Transform{rotation, center});
+  return world.add_piece(gjk::ConvexHull::box(half), gjk::Transform{rotation, center});
 }
 
 /// A floor slab whose top face is y = 0 over [-size, size] in x and z.

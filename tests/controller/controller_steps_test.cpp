@@ -81,8 +81,8 @@ TEST_CASE("walking diagonally into the low side of a ramp steps onto it or slide
     World world;
     add_floor(world);
     const float height = 1.5f, run = height / std::tan(glm::radians(degrees)), width = 3.f;
-    world.add_piece(gjk::ConvexHull(std::vector<glm::vec3>{
-        {0, 0, 0}, {0, 0, width}, {run, 0, width}, {run, 0, 0}, {run, height, 0}, {run, height, width}}));
+    const glm::vec3 half{0.5f * run, 0.5f * height, 0.5f * width}; // the ramp spans [0, 2 * half]
+    world.add_piece(gjk::ConvexHull::wedge(half), {{1, 0, 0, 0}, half});
     for (int attempt = 0; attempt < 40; ++attempt) {
       const bool near_side = attempt % 2 == 0;
       const float angle = (2.f * u(rng) - 1.f) * glm::radians(80.f);

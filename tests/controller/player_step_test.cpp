@@ -94,8 +94,7 @@ TEST_CASE("player step: walking up a 20 degree slope and over its top never hops
         {-3.f, 0.f, -5.f}, {-3.f, 0.f, 5.f}, {3.f, 0.f, -5.f}, {3.f, 0.f, 5.f}, {0.f, top, -5.f}, {0.f, top, 5.f}}));
   }
   SUBCASE("a ramp ending in a cliff: off its top edge it drops") {
-    world.add_piece(gjk::ConvexHull(std::vector<glm::vec3>{
-        {-3.f, 0.f, -5.f}, {-3.f, 0.f, 5.f}, {0.f, 0.f, -5.f}, {0.f, 0.f, 5.f}, {0.f, top, -5.f}, {0.f, top, 5.f}}));
+    world.add_piece(gjk::ConvexHull::wedge({1.5f, 0.5f * top, 5.f}), {{1, 0, 0, 0}, {-1.5f, 0.5f * top, 0.f}});
   }
   Controller c(world, {}, start);
   PlayerStep step;

@@ -10,6 +10,7 @@
 #include <vector>
 
 using glide::Heightfield;
+using glide::HeightfieldDef;
 using glide::test::bumpy_field;
 using glide::test::field_from;
 
@@ -55,7 +56,12 @@ TEST_CASE("height_at, normal_at and sample are exact on planes h = a x + b z + c
 
 TEST_CASE("height scale, offset and origin.y place the samples") {
   // Stored 0..2 scaled by 3 and offset by -1 on an origin at y = 10: world 9..15.
-  const Heightfield field(2, 3, {0.f, 1.f, 2.f, 0.f, 1.f, 2.f}, glm::vec2(1.f), glm::vec3(0.f, 10.f, 0.f), 3.f, -1.f);
+  const Heightfield field({.rows = 2,
+                           .columns = 3,
+                           .heights = {0.f, 1.f, 2.f, 0.f, 1.f, 2.f},
+                           .origin = {0.f, 10.f, 0.f},
+                           .height_scale = 3.f,
+                           .height_offset = -1.f});
   CHECK_APPROX(field.height(0, 0), 9.f, 1e-6f);
   CHECK_APPROX(field.height(1, 2), 15.f, 1e-6f);
   CHECK_APPROX(field.height_at(1.5f, 0.5f), 13.5f, 1e-5f);
@@ -66,7 +72,7 @@ TEST_CASE("height scale, offset and origin.y place the samples") {
 TEST_CASE("the cell diagonal runs from sample (r, c) to (r + 1, c + 1)") {
   // Only the far corner is raised: the surface is two planes meeting on the diagonal, not the
   // bilinear saddle fu * fv.
-  const Heightfield field(2, 2, {0.f, 0.f, 0.f, 1.f});
+  const Heightfield field({.rows = 2, .columns = 2, .heights = {0.f, 0.f, 0.f, 1.f}});
   CHECK_APPROX(field.height_at(0.75f, 0.25f), 0.25f, 1e-6f); // triangle {00, 11, 10}: h = fv
   CHECK_APPROX(field.height_at(0.25f, 0.75f), 0.25f, 1e-6f); // triangle {00, 01, 11}: h = fu
   CHECK_APPROX(field.height_at(0.5f, 0.5f), 0.5f, 1e-6f);
@@ -126,7 +132,7 @@ TEST_CASE("grid edges: samples at the corners, clamping outside, sample() inside
 }
 
 TEST_CASE("holes: sample() is outside there, rays fall through, triangles_in skips them") {
-  Heightfield field(4, 4, std::vector<float>(16, 1.f));
+  Heightfield field({.rows = 4, .columns = 4, .heights = std::vector<float>(16, 1.f)});
   const std::size_t without_holes = field.memory_bytes();
   field.set_hole(1, 2);
   CHECK(field.memory_bytes() > without_holes);
@@ -169,16 +175,24 @@ TEST_CASE("non-finite query input gives finite output, inside = false, no hit") 
 }
 
 TEST_CASE("the constructor rejects bad input with a message naming the problem") {
-  CHECK_THROWS_AS(Heightfield(1, 4, std::vector<float>(4)), glide::Error);
-  CHECK_THROWS_AS(Heightfield(2, 2, std::vector<float>(3)), glide::Error);
-  CHECK_THROWS_AS(Heightfield(2, 2, std::vector<float>(4), glm::vec2(0.f, 1.f)), glide::Error);
-  CHECK_THROWS_AS(Heightfield(2, 2, std::vector<float>(4), glm::vec2(1.f, nan_f)), glide::Error);
-  CHECK_THROWS_AS(Heightfield(2, 2, std::vector<float>(4), glm::vec2(1.f), glm::vec3(inf_f)), glide::Error);
-  CHECK_THROWS_AS(Heightfield(2, 2, std::vector<float>(4), glm::vec2(1.f), glm::vec3(0.f), nan_f), glide::Error);
-  CHECK_THROWS_AS(Heightfield(2, 16386, std::vector<float>(2 * 16386)), glide::Error);
-  CHECK_THROWS_WITH_AS(Heightfield(2, 2, {0.f, 1.f, nan_f, 0.f}), doctest::Contains("sample (row 1, column 0)"),
+  const auto four = std::vector<float>(4);
+  CHECK_THROWS_WITH_AS(Heightfield({.rows = 1, .columns = 4, .heights = four}), doctest::Contains("1 x 4"),
                        glide::Error);
-  CHECK_THROWS_AS(Heightfield(2, 2, {0.f, 1.f, 0.f, 3e38f}, glm::vec2(1.f), glm::vec3(0.f), 10.f), glide::Error);
+  CHECK_THROWS_AS(Heightfield({.rows = 2, .columns = 2, .heights = std::vector<float>(3)}), glide::Error);
+  CHECK_THROWS_AS(Heightfield({.rows = 2, .columns = 2, .heights = four, .cell_size = {0.f, 1.f}}), glide::Error);
+  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = four, .cell_size = {1.f, nan_f}}),
+                       doctest::Contains("cell_size"), glide::Error);
+  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = four, .origin = glm::vec3(inf_f)}),
+                       doctest::Contains("origin"), glide::Error);
+  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = four, .height_scale = nan_f}),
+                       doctest::Contains("height_scale"), glide::Error);
+  CHECK_THROWS_AS(Heightfield({.rows = 2, .columns = 16386, .heights = std::vector<float>(2 * 16386)}), glide::Error);
+  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = {0.f, 1.f, nan_f, 0.f}}),
+                       doctest::Contains("sample (row 1, column 0)"), glide::Error);
+  CHECK_THROWS_AS(Heightfield({.rows = 2, .columns = 2, .heights = {0.f, 1.f, 0.f, 3e38f}, .height_scale = 10.f}),
+                  glide::Error);
+  // A default definition has no samples.
+  CHECK_THROWS_WITH_AS(Heightfield(HeightfieldDef{}), doctest::Contains("0 x 0"), glide::Error);
 }
 
 TEST_CASE("raycast hits planes at the analytic point with the analytic normal") {
@@ -328,7 +342,9 @@ TEST_CASE("raycast across many 16 x 16 blocks of very different heights agrees w
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < n; ++c)
       heights.push_back(static_cast<float>(((r / 8) * 5 + (c / 8) * 3) % 5) * 3.f + 0.1f * std::sin(0.7f * r + c));
-  const Heightfield field(n, n, heights, glm::vec2(0.5f), glm::vec3(-10.f, 0.f, -10.f)); // x, z in [-10, 24.5]
+  // x, z in [-10, 24.5]
+  const Heightfield field(
+      {.rows = n, .columns = n, .heights = heights, .cell_size = glm::vec2(0.5f), .origin = {-10.f, 0.f, -10.f}});
   std::mt19937 rng(31);
   std::uniform_real_distribution<float> xz(-12.f, 26.f), y(-1.f, 16.f), unit(-1.f, 1.f), slope(-0.3f, 0.05f);
   int compared = 0, hits = 0;

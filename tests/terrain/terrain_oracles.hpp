@@ -26,7 +26,11 @@ Heightfield field_from(int rows, int columns, glm::vec2 cell, glm::vec3 origin, 
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < columns; ++c)
       heights.push_back(static_cast<float>(f(origin.x + c * cell.x, origin.z + r * cell.y)));
-  return Heightfield(rows, columns, std::move(heights), cell, glm::vec3(origin.x, 0.f, origin.z));
+  return Heightfield({.rows = rows,
+                      .columns = columns,
+                      .heights = std::move(heights),
+                      .cell_size = cell,
+                      .origin = {origin.x, 0.f, origin.z}});
 }
 
 /// Random hills: heights uniformly in [0, amplitude] (fixed seed).
@@ -36,7 +40,8 @@ inline Heightfield bumpy_field(int rows, int columns, glm::vec2 cell, glm::vec3 
   std::uniform_real_distribution<float> h(0.f, amplitude);
   std::vector<float> heights(static_cast<std::size_t>(rows) * columns);
   for (float& v : heights) v = h(rng);
-  return Heightfield(rows, columns, std::move(heights), cell, origin);
+  return Heightfield(
+      {.rows = rows, .columns = columns, .heights = std::move(heights), .cell_size = cell, .origin = origin});
 }
 
 /// First front-face hit (triangle normal against the ray) of origin + t dir, t in [0, max_t],

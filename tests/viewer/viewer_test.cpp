@@ -146,15 +146,9 @@ TEST_CASE("debug scene: closest points of a capsule on the floor, under the feet
 
 TEST_CASE("walker: the panel's edits go through set_settings; refusals say why and change nothing") {
   // A floor (top at y = 0) and a ceiling whose underside is at y = 2 m.
-  const auto box = [](const glm::vec3& half) {
-    std::vector<glm::vec3> corners;
-    for (int i = 0; i < 8; ++i)
-      corners.push_back({i & 1 ? half.x : -half.x, i & 2 ? half.y : -half.y, i & 4 ? half.z : -half.z});
-    return gjk::ConvexHull(corners);
-  };
   World world;
-  world.add_piece(box({10.f, 0.5f, 10.f}), gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {0.f, -0.5f, 0.f}});
-  world.add_piece(box({10.f, 0.5f, 10.f}), gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {0.f, 2.5f, 0.f}});
+  world.add_piece(gjk::ConvexHull::box({10.f, 0.5f, 10.f}), gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {0.f, -0.5f, 0.f}});
+  world.add_piece(gjk::ConvexHull::box({10.f, 0.5f, 10.f}), gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {0.f, 2.5f, 0.f}});
   Walker walker(world, {}, {0.f, 0.f, 0.f});
 
   ControllerSettings taller = walker.controller().settings();

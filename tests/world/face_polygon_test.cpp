@@ -31,8 +31,8 @@ struct Placed {
   }
 };
 
-Placed place(std::vector<glm::vec3> points, const gjk::Transform& t) {
-  Placed p{gjk::ConvexHull(points), t, {}};
+Placed place(gjk::ConvexHull hull, const gjk::Transform& t) {
+  Placed p{std::move(hull), t, {}};
   for (const glm::vec3& v : p.hull.vertices()) p.world.push_back(t.apply(v));
   return p;
 }
@@ -40,15 +40,17 @@ Placed place(std::vector<glm::vec3> points, const gjk::Transform& t) {
 Placed random_piece(std::mt19937& rng, int i) {
   std::uniform_real_distribution<float> unit(-1.f, 1.f), size(0.2f, 2.f);
   std::normal_distribution<float> gauss;
-  std::vector<glm::vec3> points;
+  gjk::ConvexHull hull;
   if (i % 2 == 0) {
-    points = test::box_corners({size(rng), size(rng), size(rng)});
+    hull = gjk::ConvexHull::box({size(rng), size(rng), size(rng)});
   } else {
+    std::vector<glm::vec3> points;
     for (int k = 0; k < 12; ++k) points.push_back(size(rng) * glm::vec3{unit(rng), unit(rng), unit(rng)});
+    hull = gjk::ConvexHull(points);
   }
   const gjk::Transform t{glm::normalize(glm::quat(gauss(rng), gauss(rng), gauss(rng), gauss(rng))),
                          {10.f * unit(rng), 10.f * unit(rng), 10.f * unit(rng)}};
-  return place(points, t);
+  return place(std::move(hull), t);
 }
 
 gjk::Segment random_segment_near(std::mt19937& rng, const Placed& p) {
@@ -128,7 +130,7 @@ TEST_CASE("FacePolygon time of impact agrees with bisection wherever it answers"
 
 TEST_CASE("FacePolygon along a wall reports the contact nearest the segment's b end") {
   // A wall 1 m high facing -x; an upright segment from 0.3 to 1.5 m beside it, 0.31 m away.
-  const Placed wall = place(test::box_corners({0.5f, 0.5f, 2.f}), gjk::Transform{{1, 0, 0, 0}, {1.f, 0.5f, 0.f}});
+  const Placed wall = place(gjk::ConvexHull::box({0.5f, 0.5f, 2.f}), gjk::Transform{{1, 0, 0, 0}, {1.f, 0.5f, 0.f}});
   const gjk::Segment s{{0.19f, 0.3f, 0.f}, {0.19f, 1.5f, 0.f}};
   const gjk::DistanceResult d = gjk::distance(s, wall);
   const FacePolygon face(wall.hull, wall.transform, d.normal, {0.5f, 0.5f, 0.f});
@@ -158,7 +160,7 @@ TEST_CASE("FacePolygon keeps faces of up to max_edges edges") {
       points.push_back({std::cos(a), 0.f, std::sin(a)});
       points.push_back({std::cos(a), 1.f, std::sin(a)});
     }
-    return place(points, {});
+    return place(gjk::ConvexHull(points), {});
   };
   const Placed eight = prism(8), sixteen = prism(16);
   CHECK_FALSE(FacePolygon(eight.hull, eight.transform, {0, 1, 0}, {0.1f, 1.f, 0.1f}).empty());

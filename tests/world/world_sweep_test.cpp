@@ -33,7 +33,7 @@ glide::Heightfield ramp_terrain(float (*height)(float x)) {
   std::vector<float> h(21 * 21);
   for (int r = 0; r < 21; ++r)
     for (int c = 0; c < 21; ++c) h[static_cast<std::size_t>(r * 21 + c)] = height(static_cast<float>(c - 10));
-  return glide::Heightfield(21, 21, h, glm::vec2(1.f), glm::vec3(-10, 0, -10));
+  return glide::Heightfield({.rows = 21, .columns = 21, .heights = h, .origin = {-10, 0, -10}});
 }
 
 const ToiMethod k_methods[] = {ToiMethod::conservative_advancement, ToiMethod::bisection};

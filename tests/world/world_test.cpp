@@ -26,8 +26,7 @@ TEST_CASE("World keeps the local hull and places its vertices and bounds in the 
   glide::gjk::Transform t;
   t.rotation = glm::angleAxis(glm::radians(90.f), glm::vec3(0, 1, 0));
   t.translation = {10, 0, 0};
-  const PieceId id = world.add_piece(glide::gjk::ConvexHull(glide::test::box_corners({2, 1, 0.5f})), t,
-                                     {.layers = 6u, .user_data = 42});
+  const PieceId id = world.add_piece(glide::gjk::ConvexHull::box({2, 1, 0.5f}), t, {.layers = 6u, .user_data = 42});
   CHECK(world.info(id).layers == 6u);
   CHECK(world.info(id).user_data == 42u);
   CHECK_APPROX(world.transform(id).translation, glm::vec3(10, 0, 0), 0);
@@ -61,7 +60,7 @@ TEST_CASE("World removes pieces; stale ids are rejected, never reused") {
 
 TEST_CASE("World rejects non-finite and non-unit placements") {
   World world;
-  const auto hull = glide::gjk::ConvexHull(glide::test::box_corners({1, 1, 1}));
+  const auto hull = glide::gjk::ConvexHull::box({1, 1, 1});
   glide::gjk::Transform t;
   t.translation.x = std::numeric_limits<float>::infinity();
   CHECK_THROWS_WITH_AS(world.add_piece(hull, t), doctest::Contains("translation"), glide::Error);
@@ -69,6 +68,21 @@ TEST_CASE("World rejects non-finite and non-unit placements") {
   t.rotation = glm::quat(2.f, 0.f, 0.f, 0.f);
   CHECK_THROWS_WITH_AS(world.add_piece(hull, t), doctest::Contains("unit quaternion"), glide::Error);
   CHECK(world.piece_count() == 0);
+}
+
+TEST_CASE("World rejects an empty (default-constructed) hull and changes nothing") {
+  World world;
+  const PieceId first = glide::test::add_box(world, {0, 0, 0}, {1, 1, 1});
+  const std::uint64_t revision = world.revision();
+  CHECK_THROWS_WITH_AS(world.add_piece(glide::gjk::ConvexHull{}), doctest::Contains("hull is empty"), glide::Error);
+  CHECK(world.piece_count() == 1);
+  CHECK(world.revision() == revision);
+  CHECK(world.piece_ids() == std::vector<PieceId>{first});
+  // The next piece takes the next id, as though the refused call never happened.
+  glide::gjk::ConvexHull later; // held empty, filled in later
+  later = glide::gjk::ConvexHull::box({0.5f, 0.5f, 0.5f});
+  CHECK(world.add_piece(later, {{1, 0, 0, 0}, {3, 0, 0}}) == PieceId{1});
+  CHECK(world.piece_count() == 2);
 }
 
 TEST_CASE("World rebuilds its hierarchy lazily after edits") {
@@ -85,7 +99,7 @@ TEST_CASE("World rebuilds its hierarchy lazily after edits") {
 TEST_CASE("A moved-from world is empty and still answers queries") {
   World a;
   glide::test::add_box(a, {0, 0, 0}, {1, 1, 1});
-  a.set_terrain(glide::Heightfield(2, 2, {0.f, 0.f, 0.f, 0.f}));
+  a.set_terrain(glide::Heightfield({.rows = 2, .columns = 2, .heights = {0.f, 0.f, 0.f, 0.f}}));
   const glide::gjk::Capsule c{{{-3, 0.5f, 0.5f}, {-3, 0.5f, 0.5f}}, 0.2f};
   World b = std::move(a);
   CHECK(b.piece_count() == 1);

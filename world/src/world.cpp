@@ -68,6 +68,9 @@ void World::swap(World& other) noexcept {
 }
 
 PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceInfo info) {
+  if (hull.empty())
+    throw Error("World::add_piece: hull is empty (a default-constructed gjk::ConvexHull); build it from points or "
+                "with ConvexHull::box, wedge or cylinder");
   validate(transform);
   if (pieces_.size() >= ~0u - 1u) throw Error("World: too many pieces");
   Piece p{std::move(hull), transform, info, {}, {}, true};

@@ -4,22 +4,13 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include <array>
 #include <cmath>
 
 namespace glide::viewer {
 namespace {
 
-gjk::ConvexHull box(const glm::vec3& half) {
-  std::array<glm::vec3, 8> corners;
-  for (int i = 0; i < 8; ++i)
-    corners[static_cast<std::size_t>(i)] = {i & 1 ? half.x : -half.x, i & 2 ? half.y : -half.y,
-                                            i & 4 ? half.z : -half.z};
-  return gjk::ConvexHull(corners);
-}
-
 void add_box(World& world, const glm::vec3& centre, const glm::vec3& half, const glm::quat& rotation = {1, 0, 0, 0}) {
-  world.add_piece(box(half), gjk::Transform{rotation, centre});
+  world.add_piece(gjk::ConvexHull::box(half), gjk::Transform{rotation, centre});
 }
 
 } // namespace

@@ -103,8 +103,9 @@ public:
 
   /// Puts the feet at `position` without sweeping, and probes the ground there.
   void teleport(const glm::vec3& position);
-  /// Changes the capsule height (crouch, stand up), keeping the feet. Succeeds only when
-  /// the new capsule has room (no geometry within the skin); returns whether it did.
+  /// Changes the capsule height (crouch, stand up), keeping the feet. Succeeds only when the
+  /// new capsule has room: it overlaps no geometry (touching, or geometry within the skin, is
+  /// allowed). Returns whether it did; a refusal changes nothing.
   bool resize(float height);
   /// Replaces the settings (a tuning panel); a shape change goes through resize's room check
   /// and is refused (false) without room. Throws glide::Error for invalid settings.

@@ -37,7 +37,7 @@ struct ControllerSettings {
   float step_min_forward = 0.05f;       ///< a step's top must be walkable this far past the landing (m, >= 0)
   float step_max_wall_angle = glm::radians(75.f); ///< steps are tried against walls within this angle of head-on
                                                   ///< (radians, in [0, 90 degrees]); larger angles slide along
-  float floor_snap_distance = 0.3f; ///< while walking, stick to walkable ground this far below; 0 = off (m, >= 0)
+  float floor_snap_distance = 0.35f; ///< while walking, stick to walkable ground this far below; 0 = off (m, >= 0)
 
   // Solver.
   int max_slide_iterations = 4; ///< sweeps per move, each sliding the rest of the motion along what it hit

@@ -42,9 +42,35 @@ struct HullFace {
 /// Immutable after construction; every query is const and thread-safe.
 class ConvexHull {
 public:
+  /// An empty hull, so a hull can be a plain member assigned later: empty() is true, it has no
+  /// vertices or faces, dimension() is -1 and both bounds are the origin. support() answers the
+  /// origin, so a stray query is defined rather than a crash; World::add_piece rejects it.
+  ConvexHull();
   /// Throws glide::Error for no points, a non-finite coordinate (naming the point's index and
   /// value) or settings out of range.
   explicit ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettings& settings = {});
+
+  // Pieces in one line, centred on the origin (place them with a Transform). Each throws
+  // glide::Error naming the parameter and its value for a size that is not finite and > 0.
+
+  /// The box [-half_extents, half_extents]: 8 vertices, corner i at (i & 1 ? +x : -x,
+  /// i & 2 ? +y : -y, i & 4 ? +z : -z).
+  static ConvexHull box(const glm::vec3& half_extents);
+  /// A ramp: the box [-half_extents, half_extents] cut by the plane through its bottom edge at
+  /// x = -half_extents.x and its top edge at x = +half_extents.x. 6 vertices; its sloped top
+  /// rises toward +x at atan(half_extents.y / half_extents.x) and its tall face is x = +x.
+  static ConvexHull wedge(const glm::vec3& half_extents);
+  /// A y-axis cylinder as a prism: two regular `segments`-gons inscribed in the circles of
+  /// `radius` at y = ±half_height, vertex k at angle 2πk / segments from +x toward +z
+  /// (2 * segments vertices). Its support falls short of gjk::Cylinder's by at most the sagitta
+  /// radius * (1 - cos(π / segments)); extents along x and z are exactly the radius when
+  /// segments is a multiple of 4. Throws glide::Error for segments outside [3, 256].
+  static ConvexHull cylinder(float radius, float half_height, int segments = 16);
+  static constexpr int k_min_cylinder_segments = 3;   ///< fewest cylinder() segments
+  static constexpr int k_max_cylinder_segments = 256; ///< most cylinder() segments
+
+  /// Whether the hull has no vertices (default-constructed).
+  bool empty() const { return count_ == 0; }
 
   /// The vertex farthest along `dir` (any of the farthest for ties; dir may be zero).
   glm::vec3 support(const glm::vec3& dir) const { return vertices_[support_index(dir)]; }
@@ -72,7 +98,7 @@ public:
   /// path, and the copy is at most 128 bytes (for larger hulls it measured slower: more to cache).
   detail::F4 vertex4(std::uint32_t i) const { return count_ <= 8 ? padded_[i] : detail::load(vertices_[i]); }
   /// The hull's vertices (m, local space), in the order the points were given.
-  std::span<const glm::vec3> vertices() const { return vertices_; }
+  std::span<const glm::vec3> vertices() const { return {vertices_.data(), count_}; }
   /// Triangulated surface with outward normals. A flat hull (dimension 2) has its polygon
   /// twice, as a fan facing +normal and a fan facing -normal; a point or segment has none.
   std::span<const HullFace> faces() const { return faces_; }
@@ -81,7 +107,7 @@ public:
     return {neighbors_.data() + neighbor_begin_[vertex], neighbors_.data() + neighbor_begin_[vertex + 1]};
   }
 
-  /// 0 point, 1 segment, 2 flat polygon, 3 solid.
+  /// -1 empty, 0 point, 1 segment, 2 flat polygon, 3 solid.
   int dimension() const { return dimension_; }
   bool is_flat() const { return dimension_ < 3; }
   /// Whether support(dir) hill-climbs (see ConvexHullSettings::hill_climb_min_vertices).
@@ -105,9 +131,9 @@ private:
     return dir.x * climb_x_[i] + dir.y * climb_y_[i] + dir.z * climb_z_[i];
   }
 
-  std::vector<glm::vec3> vertices_;
-  std::vector<detail::F4> padded_; ///< vertices_ as (x, y, z, 0)
-  std::uint32_t count_ = 0;        ///< vertices_.size()
+  std::vector<glm::vec3> vertices_; ///< an empty hull keeps the origin here, past count_, for support()
+  std::vector<detail::F4> padded_;  ///< vertices_ as (x, y, z, 0)
+  std::uint32_t count_ = 0;         ///< vertices_.size()
   // Vertices minus their centroid in the scan's block layout (detail/hull_scan.hpp): support
   // compares dot products of small numbers, which stays accurate for hulls far from the origin.
   std::vector<float> scan_;
@@ -119,7 +145,7 @@ private:
   /// corner directions (convex_hull.cpp).
   std::array<std::uint32_t, k_start_cells> start_extreme_{};
   glm::vec3 bounds_min_{0.f}, bounds_max_{0.f};
-  int dimension_ = 0;
+  int dimension_ = -1;
   bool climb_cold_ = false, climb_warm_ = false;
 };
 

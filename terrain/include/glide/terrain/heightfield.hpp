@@ -29,9 +29,23 @@ struct TerrainRayHit {
   glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit normal of the triangle hit, pointing up (+Y side)
 };
 
-/// A regular grid of heights; up is +Y. Sample (row r, column c) sits at world
+/// What a Heightfield is built from: the grid's size, its raw heights and their placement.
+/// Sample (row r, column c) sits at world
 ///   x = origin.x + c * cell_size.x,  z = origin.z + r * cell_size.y,
 ///   y = origin.y + height_offset + height_scale * heights[r * columns + c].
+struct HeightfieldDef {
+  int rows = 0;    ///< samples along z (count, in [2, Heightfield::max_dimension])
+  int columns = 0; ///< samples along x (count, in [2, Heightfield::max_dimension])
+  /// rows * columns raw heights, row-major: row r along +z, column c along +x (units of
+  /// height_scale; finite, and within 1e9 m once scaled and offset).
+  std::vector<float> heights;
+  glm::vec2 cell_size{1.f};  ///< sample spacing along x (.x) and z (.y) (m, > 0, finite)
+  glm::vec3 origin{0.f};     ///< world position of sample (0, 0) at raw height 0 (m, |each| <= 1e9)
+  float height_scale = 1.f;  ///< world height per raw unit (m per unit, finite)
+  float height_offset = 0.f; ///< added to every scaled height (m, finite)
+};
+
+/// A regular grid of heights; up is +Y (placement as HeightfieldDef).
 /// Scale, offset and origin.y are applied once at construction; each sample is then one
 /// float (4 bytes). Bounds of 16 x 16-cell blocks (8 bytes per block) let ray casts and box
 /// queries skip flat regions; a hole mask costs 1 bit per cell, only once a hole is set.
@@ -45,11 +59,9 @@ public:
   static constexpr int max_dimension = 16385; ///< most samples per side (rows or columns)
   static constexpr int block_cells = 16;      ///< cells per side of a bounds block
 
-  /// `heights` holds rows * columns values, row-major (row r along +z, column c along +x).
   /// Throws glide::Error for fewer than 2 x 2 or more than max_dimension samples per side, a
-  /// size mismatch, a non-positive cell size, or non-finite values.
-  Heightfield(int rows, int columns, std::vector<float> heights, glm::vec2 cell_size = glm::vec2(1.f),
-              glm::vec3 origin = glm::vec3(0.f), float height_scale = 1.f, float height_offset = 0.f);
+  /// size mismatch, a non-positive cell size, or non-finite values, naming the field.
+  explicit Heightfield(HeightfieldDef def);
 
   int rows() const { return rows_; }
   int columns() const { return columns_; }

@@ -34,8 +34,8 @@ public:
 
   // ---- pieces ---------------------------------------------------------------------------
 
-  /// Adds a piece; its world shape is the hull placed by `transform`. Throws glide::Error for a
-  /// non-finite or non-unit rotation or a non-finite translation.
+  /// Adds a piece; its world shape is the hull placed by `transform`. Throws glide::Error for an
+  /// empty hull, a non-finite or non-unit rotation or a non-finite translation.
   PieceId add_piece(gjk::ConvexHull hull, gjk::Transform transform = {}, PieceInfo info = {});
   /// Removes a piece; throws glide::Error for an unknown or removed id.
   void remove_piece(PieceId id);
