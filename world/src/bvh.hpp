@@ -105,6 +105,14 @@ public:
   const CellGrid& cells() const { return cells_; }
   /// The item ids in leaf order.
   std::vector<std::uint32_t> items() const;
+  /// Memory in use by the binary and wide nodes and the cells, and by the leaf blocks (bytes;
+  /// the arrays may hold more after a rebuild with fewer items, and large ones are rounded
+  /// up to whole huge pages).
+  std::size_t node_bytes() const {
+    return nodes_.size() * sizeof(BvhNode) + wide_.size() * sizeof(WideNode) +
+           cells_.cell_count() * sizeof(SubtreeEntry);
+  }
+  std::size_t leaf_bytes() const { return leaves_.size() * sizeof(glm::vec3); }
   /// The item of the leaf whose block starts at `block` (a wide node's leaf slot).
   LeafItem leaf_item(std::uint32_t block) const {
     const glm::vec3* header = leaves_.data() + block;
