@@ -113,14 +113,14 @@ public:
 
   /// Appends to `out` every piece passing `filter` whose bounding box (World::bounds)
   /// overlaps `box` (closed bounds): the broadphase alone, for triggers, streaming or a
-  /// game's own narrowphase. The order is the hierarchy's, the same for the same edits. A box
-  /// with a non-finite coordinate finds nothing.
+  /// game's own narrowphase. The order is the hierarchy's, the same for the same edits. A
+  /// non-finite or inverted (min > max) box finds nothing.
   void pieces_in_box(const gjk::Aabb& box, std::vector<PieceId>& out, const QueryFilter& filter = {}) const;
 
   /// Appends to `out` every piece passing `filter` whose bounding box `box` reaches while it
   /// moves along `motion` (m, t in [0, 1]): the candidates of a cast of any shape inside
   /// `box`, which sweep_capsule then tests exactly. The order is the walk's, nearest boxes
-  /// mostly first. Non-finite input finds nothing.
+  /// mostly first. Non-finite input or an inverted box finds nothing.
   void pieces_along(const gjk::Aabb& box, const glm::vec3& motion, std::vector<PieceId>& out,
                     const QueryFilter& filter = {}) const;
 
