@@ -1,10 +1,10 @@
 // World queries: sweep_capsule of 1 m on random levels of 1k, 10k and 100k pieces at the same
-// density and on a 1025 x 1025 terrain; BVH build time; the narrowphase on baked world-space
-// vertices against Transformed<ConvexHull>. Peer: Bullet's btCollisionWorld::convexSweepTest
+// density and on a 1025 x 1025 terrain; the broadphase alone; the hierarchy's rebuild (World::update
+// after an edit); the narrowphase on baked world-space vertices against Transformed<ConvexHull>.
+// Public API only. Peer: Bullet's btCollisionWorld::convexSweepTest
 // (btDbvtBroadphase, btConvexHullShape pieces, btCapsuleShape) on the same levels and queries.
-#include "bvh.hpp"
-#include "narrowphase.hpp"
-
+#include <glide/gjk/shapes.hpp>
+#include <glide/gjk/toi.hpp>
 #include <glide/world/world.hpp>
 
 #include <benchmark/benchmark.h>
@@ -168,21 +168,19 @@ void raycast_glide(benchmark::State& state) {
   state.counters["hit_rate"] = static_cast<double>(hits) / static_cast<double>(state.iterations());
 }
 
-// The broadphase alone: the sweeps' boxes through the BVH without pruning, counting the
-// pieces whose boxes the moving box reaches (the narrowphase candidates of a sweep that hits
-// nothing). Shows how much of sweep_glide's growth with n is the tree walk itself.
-void broadphase_stream(benchmark::State& state, const detail::Bvh& bvh, const std::vector<Query>& queries) {
+// The broadphase alone (World::pieces_along): the sweeps' boxes through the BVH without
+// pruning, listing the pieces whose boxes the moving box reaches (the narrowphase candidates
+// of a sweep that hits nothing). Shows how much of sweep_glide's growth with n is the tree
+// walk itself.
+void broadphase_stream(benchmark::State& state, const World& world, const std::vector<Query>& queries) {
   std::size_t i = 0, candidates = 0;
+  std::vector<PieceId> reached;
   for (auto _ : state) {
     const Query& q = queries[i];
-    const gjk::Aabb box =
-        gjk::Aabb::of_point(q.capsule.segment.a).merged(q.capsule.segment.b).expanded(q.capsule.radius);
-    float limit = 1.f;
-    std::uint32_t reached = 0;
-    bvh.query_sweep(box.center(), 0.5f * box.extents(), q.motion, limit,
-                    [&](const detail::LeafItem&, float) { ++reached; });
-    benchmark::DoNotOptimize(reached);
-    candidates += reached;
+    reached.clear();
+    world.pieces_along(gjk::capsule_bounds(q.capsule), q.motion, reached);
+    benchmark::DoNotOptimize(reached.data());
+    candidates += reached.size();
     i = (i + 1) % k_stream;
   }
   state.counters["candidates"] = static_cast<double>(candidates) / static_cast<double>(state.iterations());
@@ -190,13 +188,13 @@ void broadphase_stream(benchmark::State& state, const detail::Bvh& bvh, const st
 
 void sweep_broadphase(benchmark::State& state) {
   const Level& l = level(static_cast<int>(state.range(0)));
-  broadphase_stream(state, l.world.bvh(), l.queries);
+  broadphase_stream(state, l.world, l.queries);
 }
 
 // The broadphase of sweep_local.
 void sweep_broadphase_local(benchmark::State& state) {
   const Level& l = level(static_cast<int>(state.range(0)));
-  broadphase_stream(state, l.world.bvh(), l.local);
+  broadphase_stream(state, l.world, l.local);
 }
 
 // The same sweeps through brute force over every piece: the broadphase's gain.
@@ -209,7 +207,7 @@ void sweep_brute_force(benchmark::State& state) {
     const Query& q = l.queries[i];
     float best = 2.f;
     for (PieceId id : ids) {
-      const detail::VertexCloud cloud(l.world.world_vertices(id));
+      const gjk::PointCloud cloud(l.world.world_vertices(id));
       const gjk::ToiResult r =
           gjk::toi_conservative_advancement(q.capsule.segment, q.capsule.radius, q.motion, cloud, toi);
       if (r.hit && r.t < best) best = r.t;
@@ -219,22 +217,22 @@ void sweep_brute_force(benchmark::State& state) {
   }
 }
 
-void bvh_build(benchmark::State& state) {
-  const Level& l = level(static_cast<int>(state.range(0)));
-  std::vector<gjk::Aabb> boxes;
-  std::vector<std::uint32_t> ids;
-  for (PieceId id : l.world.piece_ids()) {
-    boxes.push_back(l.world.bounds(id));
-    ids.push_back(id.value);
-  }
+// A rebuild of the hierarchy: one piece set back to where it is (an edit that changes
+// nothing but marks the hierarchy dirty), then World::update(), which gathers the pieces'
+// boxes, layers and world vertices and builds the tree over them.
+void world_update(benchmark::State& state) {
+  Level& l = level(static_cast<int>(state.range(0)));
+  const PieceId first = l.world.piece_ids().front();
+  const gjk::Transform placement = l.world.transform(first);
   for (auto _ : state) {
-    detail::Bvh bvh;
-    bvh.build(boxes, ids);
-    benchmark::DoNotOptimize(bvh.nodes().data());
+    l.world.set_piece_transform(first, placement);
+    l.world.update();
   }
   // The size of the tree the queries walk decides whether it stays in cache (its leaves are
   // the pieces, one each).
-  state.counters["wide_nodes"] = static_cast<double>(l.world.bvh().wide_nodes().size());
+  const WorldStats stats = l.world.stats();
+  state.counters["wide_nodes"] = static_cast<double>(stats.nodes);
+  state.counters["depth"] = static_cast<double>(stats.depth);
 }
 
 // Narrowphase representation: one piece swept against, as baked world-space vertices or as
@@ -269,7 +267,7 @@ void toi_representation(benchmark::State& state) {
     gjk::ToiResult r;
     if (baked) {
       r = gjk::toi_conservative_advancement(c.q.capsule.segment, k_radius, c.q.motion,
-                                            detail::VertexCloud(l.world.world_vertices(ids[c.piece])));
+                                            gjk::PointCloud(l.world.world_vertices(ids[c.piece])));
     } else {
       r = gjk::toi_conservative_advancement(c.q.capsule.segment, k_radius, c.q.motion, placed[c.piece]);
     }
@@ -397,6 +395,6 @@ BENCHMARK(sweep_brute_force)->ArgName("pieces")->Arg(1000);
 BENCHMARK(sweep_bullet)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000);
 #endif
 BENCHMARK(sweep_terrain)->ArgName("bisection")->Arg(0)->Arg(1);
-BENCHMARK(bvh_build)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(world_update)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(toi_representation)->ArgName("baked")->Arg(1)->Arg(0);
 BENCHMARK_MAIN();

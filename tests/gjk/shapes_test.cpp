@@ -1,7 +1,9 @@
 #include "approx.hpp"
 
+#include <glide/error.hpp>
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/detail/gjk_support.hpp>
+#include <glide/gjk/distance.hpp>
 #include <glide/gjk/shapes.hpp>
 
 #include <glm/gtc/constants.hpp>
@@ -15,7 +17,7 @@ using namespace glide::gjk;
 
 static_assert(SupportMapping<Point> && SupportMapping<Segment> && SupportMapping<Triangle> && SupportMapping<Box> &&
               SupportMapping<Sphere> && SupportMapping<Capsule> && SupportMapping<Cylinder> && SupportMapping<Cone> &&
-              SupportMapping<Transformed<Box>> && SupportMapping<Swept<Segment>>);
+              SupportMapping<Transformed<Box>> && SupportMapping<Swept<Segment>> && SupportMapping<PointCloud>);
 
 TEST_CASE("support of the basic shapes is their farthest point") {
   CHECK_APPROX(Segment{{0, 0, 0}, {0, 2, 0}}.support({0.1f, 1, 0}), glm::vec3(0, 2, 0), 0);
@@ -103,4 +105,43 @@ TEST_CASE("rounded shapes split into core and radius") {
   CHECK_APPROX(core_of(c).b, glm::vec3(0, 1, 0), 0);
   CHECK(radius_of(Box{}) == 0.f);
   CHECK_APPROX(core_of(Sphere{{1, 2, 3}, 4}).position, glm::vec3(1, 2, 3), 0);
+}
+
+TEST_CASE("PointCloud supports at its farthest point and reads the caller's points in place") {
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<float> u(-2.f, 2.f);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<glm::vec3> points(1 + static_cast<std::size_t>(round % 13));
+    for (glm::vec3& p : points) p = {u(rng), u(rng), u(rng)};
+    const PointCloud cloud(points);
+    CHECK(cloud.points().data() == points.data()); // not copied
+    CHECK(cloud.points().size() == points.size());
+    for (int d = 0; d < 20; ++d) {
+      const glm::vec3 dir{u(rng), u(rng), u(rng)};
+      float best = -1e30f;
+      for (const glm::vec3& p : points) best = std::max(best, glm::dot(dir, p));
+      CHECK(glm::dot(dir, cloud.support(dir)) == best); // a point of the cloud, the farthest
+      CHECK(std::find(points.begin(), points.end(), cloud.support(dir)) != points.end());
+    }
+    CHECK(cloud.support(glm::vec3(0.f)) == points[0]);
+  }
+}
+
+TEST_CASE("PointCloud gives GJK the distances of the ConvexHull of the same points") {
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> u(-1.f, 1.f), far(-4.f, 4.f);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<glm::vec3> points(4 + static_cast<std::size_t>(round % 9));
+    const glm::vec3 centre{far(rng), far(rng), far(rng)};
+    for (glm::vec3& p : points) p = centre + glm::vec3{u(rng), u(rng), u(rng)};
+    const Segment s{{far(rng), far(rng), far(rng)}, {far(rng), far(rng), far(rng)}};
+    const DistanceResult a = distance(s, PointCloud(points));
+    const DistanceResult b = distance(s, ConvexHull(points));
+    CHECK(a.distance == doctest::Approx(b.distance).epsilon(1e-4).scale(1.0));
+  }
+}
+
+TEST_CASE("PointCloud rejects an empty span") {
+  CHECK_THROWS_WITH_AS(PointCloud(std::span<const glm::vec3>{}), doctest::Contains("points must not be empty"),
+                       glide::Error);
 }

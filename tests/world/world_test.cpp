@@ -1,5 +1,5 @@
 #include "approx.hpp"
-#include "bvh.hpp"
+#include "world_access.hpp"
 #include "world_levels.hpp"
 
 #include <glide/error.hpp>
@@ -88,12 +88,12 @@ TEST_CASE("World rejects an empty (default-constructed) hull and changes nothing
 TEST_CASE("World rebuilds its hierarchy lazily after edits") {
   World world;
   glide::test::add_random_pieces(world, 200, 30.f, 3u);
-  CHECK(world.bvh().items().size() == 200);
+  CHECK(glide::detail::WorldAccess::bvh(world).items().size() == 200);
   world.remove_piece(PieceId{5});
   glide::test::add_box(world, {0, 0, 0}, {1, 1, 1});
   glide::test::add_box(world, {5, 0, 0}, {6, 1, 1});
-  CHECK(world.bvh().items().size() == 201);
-  for (std::uint32_t item : world.bvh().items()) CHECK(item != 5u);
+  CHECK(glide::detail::WorldAccess::bvh(world).items().size() == 201);
+  for (std::uint32_t item : glide::detail::WorldAccess::bvh(world).items()) CHECK(item != 5u);
 }
 
 TEST_CASE("A moved-from world is empty and still answers queries") {

@@ -43,13 +43,6 @@ struct Split {
   float cost = 0.f;
 };
 
-// The build permutes these records rather than indices, so every pass reads memory in order.
-struct Prim {
-  gjk::Aabb box;
-  glm::vec3 centroid;
-  std::uint32_t index; // into the build's inputs
-};
-
 int bin_of(float c, float lo, float scale) { return std::min(k_bins - 1, static_cast<int>((c - lo) * scale)); }
 
 // Best SAH split of prims[begin, end) over the three axes, binned in one pass.
@@ -156,6 +149,157 @@ void quantize(WideNode& w, std::span<const gjk::Aabb> exact) {
   }
 }
 
+// ---- the build's phases (Bvh::build) ----------------------------------------------------
+
+using NodeArray = std::vector<BvhNode, CacheLineAllocator<BvhNode>>;
+
+// Each item's box and centroid, in input order.
+std::vector<Prim> make_prims(std::span<const gjk::Aabb> boxes) {
+  const auto n = static_cast<std::uint32_t>(boxes.size());
+  std::vector<Prim> prims(n);
+  for (std::uint32_t i = 0; i < n; ++i) prims[i] = {boxes[i], boxes[i].center(), i};
+  return prims;
+}
+
+// Chooses the cell grid, moves the items small enough for a cell to the front of `prims` and
+// records how far they reach beyond their centroids. Returns how many are small; with none
+// (or no grid) the grid is cleared and every query starts at the root.
+std::uint32_t plan_cells(CellGrid& cells, std::span<const gjk::Aabb> boxes, std::vector<Prim>& prims) {
+  std::uint32_t small = 0;
+  if (cells.plan(boxes)) {
+    small = static_cast<std::uint32_t>(
+        std::partition(prims.begin(), prims.end(), [&](const Prim& p) { return cells.small(p.box); }) - prims.begin());
+    glm::vec3 reach(0.f);
+    for (std::uint32_t i = 0; i < small; ++i)
+      reach = glm::max(reach, glm::max(prims[i].box.max - prims[i].centroid, prims[i].centroid - prims[i].box.min));
+    cells.set_reach(reach);
+  }
+  if (small == 0) cells.clear();
+  return small;
+}
+
+// The binary tree, built top-down from a stack of tasks (depth first, left child first, so
+// node numbers follow one fixed order): the cells' items are split at cell boundaries down to
+// one cell each, each cell's items and the large items then by SAH down to one item a leaf.
+struct BinaryBuild {
+  NodeArray& nodes;
+  CellGrid& cells;
+  std::vector<Prim>& prims;
+  std::vector<Task> tasks;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> marked; // binary node, cell or k_large_mark
+
+  // The root (and its padding) and the first tasks: the cells' items first, then the large
+  // ones; the root splits the two when both exist.
+  void start(std::uint32_t small) {
+    const auto n = static_cast<std::uint32_t>(prims.size());
+    nodes.reserve(2 * static_cast<std::size_t>(n) + 1);
+    nodes.push_back({}); // root
+    nodes.push_back({}); // padding: sibling pairs start at even indices
+    Task cells_task{0, 0, small, 0, true, {}, {cells.dims(0), cells.dims(1), cells.dims(2)}};
+    if (small == 0) {
+      tasks.push_back({0, 0, n, 0});
+    } else if (small == n) {
+      tasks.push_back(cells_task);
+    } else {
+      nodes[0] = {gjk::Aabb{}, 2, 0};
+      nodes.push_back({});
+      nodes.push_back({});
+      for (const Prim& p : prims) nodes[0].bounds = nodes[0].bounds.merged(p.box);
+      cells_task.node = 2;
+      cells_task.depth = 1;
+      tasks.push_back(cells_task);
+      tasks.push_back({3, small, n, 1});
+      marked.push_back({3, k_large_mark});
+    }
+  }
+
+  void run() {
+    while (!tasks.empty()) {
+      Task task = tasks.back();
+      tasks.pop_back();
+      gjk::Aabb bounds, centroid_bounds;
+      for (const Prim* p = prims.data() + task.begin; p != prims.data() + task.end; ++p) {
+        bounds = bounds.merged(p->box);
+        centroid_bounds = centroid_bounds.merged(p->centroid);
+      }
+      nodes[task.node].bounds = bounds;
+      if (task.spatial && split_cells(task)) continue;
+      split_items(task, centroid_bounds);
+    }
+  }
+
+  // Gives the node two children and pushes their tasks, left on top.
+  void push_children(Task& left, Task& right, std::uint32_t node) {
+    const auto child = static_cast<std::uint32_t>(nodes.size());
+    nodes.push_back({});
+    nodes.push_back({});
+    nodes[node].first = child;
+    nodes[node].count = 0;
+    left.node = child;
+    right.node = child + 1;
+    tasks.push_back(right);
+    tasks.push_back(left);
+  }
+
+  // A spatial task's split at the middle cell boundary of its widest range of cells. False
+  // once its items lie in one cell: the node is then that cell's subtree, split by SAH.
+  bool split_cells(Task& task) {
+    int axis = 0;
+    const std::uint32_t mid = split_at_cell(task, prims.data(), cells, axis);
+    if (mid == task.begin) {
+      marked.push_back({task.node, cells.index(task.cell_lo[0], task.cell_lo[1], task.cell_lo[2])});
+      return false;
+    }
+    Task left = task, right = task;
+    left.end = right.begin = mid;
+    left.depth = right.depth = task.depth + 1;
+    left.cell_hi[axis] = right.cell_lo[axis] = (task.cell_lo[axis] + task.cell_hi[axis]) / 2;
+    push_children(left, right, task.node);
+    return true;
+  }
+
+  // A leaf for one item; otherwise the best SAH split, or the median along the widest
+  // centroid axis when SAH finds none.
+  void split_items(const Task& task, const gjk::Aabb& centroid_bounds) {
+    // Every leaf holds one item. The wide tree's slot box of a leaf is then the item's own box
+    // (to 1/255 of its node), so the walk reaches a leaf, and reads its block from memory,
+    // only for a real candidate; with leaves of up to four items, 28 % of the blocks read on
+    // a 100k level held none.
+    const std::uint32_t count = task.end - task.begin;
+    if (count == 1) {
+      nodes[task.node].first = task.begin;
+      nodes[task.node].count = 1;
+      return;
+    }
+    Prim* const first = prims.data() + task.begin;
+    Prim* const last = prims.data() + task.end;
+    const glm::vec3 extent = centroid_bounds.extents();
+    std::uint32_t mid = task.begin;
+    const Split best = task.depth < k_sah_depth ? best_split(first, count, centroid_bounds) : Split{};
+    if (best.axis >= 0) {
+      const int axis = best.axis;
+      const float scale = static_cast<float>(k_bins) / extent[axis];
+      const float lo = centroid_bounds.min[axis];
+      Prim* split =
+          std::partition(first, last, [&](const Prim& p) { return bin_of(p.centroid[axis], lo, scale) <= best.bin; });
+      mid = static_cast<std::uint32_t>(split - prims.data());
+    }
+    if (mid == task.begin || mid == task.end) {
+      // No useful SAH split (coincident centroids or too deep): halve by count along the
+      // widest centroid axis, which bounds the depth by log2(n).
+      int axis = 0;
+      if (extent.y > extent[axis]) axis = 1;
+      if (extent.z > extent[axis]) axis = 2;
+      mid = task.begin + count / 2;
+      std::nth_element(first, prims.data() + mid, last,
+                       [&](const Prim& a, const Prim& b) { return a.centroid[axis] < b.centroid[axis]; });
+    }
+    Task left{0, task.begin, mid, task.depth + 1};
+    Task right{0, mid, task.end, task.depth + 1};
+    push_children(left, right, task.node);
+  }
+};
+
 constexpr std::size_t k_line = 64;
 constexpr std::size_t k_huge_page = std::size_t{2} << 20;
 
@@ -192,122 +336,21 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   const auto n = static_cast<std::uint32_t>(boxes.size());
   if (n == 0) return;
 
-  std::vector<Prim> prims(n);
-  for (std::uint32_t i = 0; i < n; ++i) prims[i] = {boxes[i], boxes[i].center(), i};
-  nodes_.reserve(2 * static_cast<std::size_t>(n) + 1);
-  nodes_.push_back({}); // root
-  nodes_.push_back({}); // padding: sibling pairs start at even indices
+  std::vector<Prim> prims = make_prims(boxes);
+  const std::uint32_t small = plan_cells(cells_, boxes, prims);
+  BinaryBuild binary{nodes_, cells_, prims, {}, {}};
+  binary.start(small);
+  binary.run();
+  const std::vector<std::uint32_t> block_of = lay_out_items(prims, ids, payloads);
+  item_count_ = n;
+  fold(block_of, binary.marked);
+}
 
-  // The cells' items first, then the large ones; the root splits the two when both exist.
-  std::vector<Task> tasks;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> marked; // binary node, cell or k_large_mark
-  std::uint32_t small = 0;
-  if (cells_.plan(boxes)) {
-    small = static_cast<std::uint32_t>(
-        std::partition(prims.begin(), prims.end(), [&](const Prim& p) { return cells_.small(p.box); }) - prims.begin());
-    glm::vec3 reach(0.f);
-    for (std::uint32_t i = 0; i < small; ++i)
-      reach = glm::max(reach, glm::max(prims[i].box.max - prims[i].centroid, prims[i].centroid - prims[i].box.min));
-    cells_.set_reach(reach);
-  }
-  Task cells_task{0, 0, small, 0, true, {}, {cells_.dims(0), cells_.dims(1), cells_.dims(2)}};
-  if (small == 0) {
-    cells_.clear();
-    tasks.push_back({0, 0, n, 0});
-  } else if (small == n) {
-    tasks.push_back(cells_task);
-  } else {
-    nodes_[0] = {gjk::Aabb{}, 2, 0};
-    nodes_.push_back({});
-    nodes_.push_back({});
-    for (const Prim& p : prims) nodes_[0].bounds = nodes_[0].bounds.merged(p.box);
-    cells_task.node = 2;
-    cells_task.depth = 1;
-    tasks.push_back(cells_task);
-    tasks.push_back({3, small, n, 1});
-    marked.push_back({3, k_large_mark});
-  }
-
-  while (!tasks.empty()) {
-    Task task = tasks.back();
-    tasks.pop_back();
-    const std::uint32_t count = task.end - task.begin;
-    Prim* const first = prims.data() + task.begin;
-    Prim* const last = prims.data() + task.end;
-
-    gjk::Aabb bounds, centroid_bounds;
-    for (const Prim* p = first; p != last; ++p) {
-      bounds = bounds.merged(p->box);
-      centroid_bounds = centroid_bounds.merged(p->centroid);
-    }
-    nodes_[task.node].bounds = bounds;
-
-    if (task.spatial) {
-      int axis = 0;
-      const std::uint32_t mid = split_at_cell(task, prims.data(), cells_, axis);
-      if (mid == task.begin) { // one cell: the node is that cell's subtree
-        marked.push_back({task.node, cells_.index(task.cell_lo[0], task.cell_lo[1], task.cell_lo[2])});
-      } else {
-        const auto child = static_cast<std::uint32_t>(nodes_.size());
-        nodes_.push_back({});
-        nodes_.push_back({});
-        nodes_[task.node].first = child;
-        nodes_[task.node].count = 0;
-        Task left = task, right = task;
-        left.node = child;
-        right.node = child + 1;
-        left.end = right.begin = mid;
-        left.depth = right.depth = task.depth + 1;
-        left.cell_hi[axis] = right.cell_lo[axis] = (task.cell_lo[axis] + task.cell_hi[axis]) / 2;
-        tasks.push_back(right);
-        tasks.push_back(left);
-        continue;
-      }
-    }
-
-    // Every leaf holds one item. The wide tree's slot box of a leaf is then the item's own box
-    // (to 1/255 of its node), so the walk reaches a leaf, and reads its block from memory, only
-    // for a real candidate; with leaves of up to four items, 28 % of the blocks read on a
-    // 100k level held none.
-    if (count == 1) {
-      nodes_[task.node].first = task.begin;
-      nodes_[task.node].count = 1;
-      continue;
-    }
-
-    const glm::vec3 extent = centroid_bounds.extents();
-    std::uint32_t mid = task.begin;
-    const Split best = task.depth < k_sah_depth ? best_split(first, count, centroid_bounds) : Split{};
-    if (best.axis >= 0) {
-      const int axis = best.axis;
-      const float scale = static_cast<float>(k_bins) / extent[axis];
-      const float lo = centroid_bounds.min[axis];
-      Prim* split =
-          std::partition(first, last, [&](const Prim& p) { return bin_of(p.centroid[axis], lo, scale) <= best.bin; });
-      mid = static_cast<std::uint32_t>(split - prims.data());
-    }
-    if (mid == task.begin || mid == task.end) {
-      // No useful SAH split (coincident centroids or too deep): halve by count along the
-      // widest centroid axis, which bounds the depth by log2(n).
-      int axis = 0;
-      if (extent.y > extent[axis]) axis = 1;
-      if (extent.z > extent[axis]) axis = 2;
-      mid = task.begin + count / 2;
-      std::nth_element(first, prims.data() + mid, last,
-                       [&](const Prim& a, const Prim& b) { return a.centroid[axis] < b.centroid[axis]; });
-    }
-
-    const auto left = static_cast<std::uint32_t>(nodes_.size());
-    nodes_.push_back({});
-    nodes_.push_back({});
-    nodes_[task.node].first = left;
-    nodes_[task.node].count = 0;
-    tasks.push_back({left + 1, mid, task.end, task.depth + 1});
-    tasks.push_back({left, task.begin, mid, task.depth + 1});
-  }
-
-  // Lay the items out in leaf order, one block each: its header (box, id, word, payload size),
-  // then its payload. The wide tree's leaf slots point at the blocks.
+// Lays the items out in leaf order, one block each: its header (box, id, word, payload size),
+// then its payload. Returns each leaf position's block, which the wide tree's leaf slots hold.
+std::vector<std::uint32_t> Bvh::lay_out_items(std::span<const Prim> prims, std::span<const std::uint32_t> ids,
+                                              std::span<const ItemPayload> payloads) {
+  const auto n = static_cast<std::uint32_t>(prims.size());
   std::size_t size = 0;
   for (std::uint32_t i = 0; i < n && i < payloads.size(); ++i) size += payloads[i].data.size();
   size += static_cast<std::size_t>(k_header) * n;
@@ -324,8 +367,12 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
                        std::bit_cast<float>(static_cast<std::uint32_t>(payload.data.size()))});
     leaves_.insert(leaves_.end(), payload.data.begin(), payload.data.end());
   }
-  item_count_ = n;
+  return block_of;
+}
 
+// Folds the binary tree into the wide one, recording the cells' subtrees where they land.
+void Bvh::fold(std::span<const std::uint32_t> block_of,
+               std::span<const std::pair<std::uint32_t, std::uint32_t>> marked) {
   std::vector<std::uint32_t> marks(nodes_.size(), k_no_mark);
   for (const auto& [node, mark] : marked) marks[node] = mark;
   wide_.reserve(nodes_.size() / 3 + 1);

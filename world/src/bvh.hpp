@@ -74,6 +74,14 @@ struct ItemPayload {
   std::span<const glm::vec3> data;
 };
 
+/// One item during the build: its box and centroid, and its index into the build's inputs.
+/// The build permutes these records rather than indices, so every pass reads memory in order.
+struct Prim {
+  gjk::Aabb box;
+  glm::vec3 centroid;
+  std::uint32_t index;
+};
+
 /// One item as a query sees it: its exact box, its id, and the payload stored with it.
 struct LeafItem {
   gjk::Aabb box;
@@ -89,7 +97,9 @@ class Bvh {
 public:
   /// Rebuilds from scratch: boxes[i] is the box of item ids[i], stored with payloads[i] when
   /// given. O(n log n) plus the payloads' size. Throws glide::Error when the leaf storage
-  /// would not fit 32-bit offsets.
+  /// would not fit 32-bit offsets. Phases: the items' boxes and centroids, the cell grid,
+  /// the binary tree (cell splits, then SAH within each cell and among the large items), the
+  /// leaf blocks, the fold into wide nodes. The same input gives the same bytes.
   void build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids,
              std::span<const ItemPayload> payloads = {});
 
@@ -105,6 +115,14 @@ public:
   const CellGrid& cells() const { return cells_; }
   /// The item ids in leaf order.
   std::vector<std::uint32_t> items() const;
+  /// Memory in use by the binary and wide nodes and the cells, and by the leaf blocks (bytes;
+  /// the arrays may hold more after a rebuild with fewer items, and large ones are rounded
+  /// up to whole huge pages).
+  std::size_t node_bytes() const {
+    return nodes_.size() * sizeof(BvhNode) + wide_.size() * sizeof(WideNode) +
+           cells_.cell_count() * sizeof(SubtreeEntry);
+  }
+  std::size_t leaf_bytes() const { return leaves_.size() * sizeof(glm::vec3); }
   /// The item of the leaf whose block starts at `block` (a wide node's leaf slot).
   LeafItem leaf_item(std::uint32_t block) const {
     const glm::vec3* header = leaves_.data() + block;
@@ -128,6 +146,10 @@ public:
                    Visit&& visit) const;
 
 private:
+  // The build's last phases (bvh.cpp has the first ones): the leaf blocks, then the fold.
+  std::vector<std::uint32_t> lay_out_items(std::span<const Prim> prims, std::span<const std::uint32_t> ids,
+                                           std::span<const ItemPayload> payloads);
+  void fold(std::span<const std::uint32_t> block_of, std::span<const std::pair<std::uint32_t, std::uint32_t>> marked);
   // Folds the binary subtree at `binary_node` into wide nodes; a binary node with a subtree
   // mark (cell or large items) is never folded into its parent, and its entry is recorded.
   std::uint32_t collapse(std::uint32_t binary_node, std::span<const std::uint32_t> block_of,

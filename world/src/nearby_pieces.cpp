@@ -1,7 +1,7 @@
 // A character's cached neighbourhood: the World's queries over the pieces held near it, with a
 // separating plane and a warm start kept per piece. docs/controller.md ("Cost") tells why.
-#include "bvh.hpp"
 #include "narrowphase.hpp"
+#include "world_access.hpp"
 
 #include <glide/world/nearby_pieces.hpp>
 #include <glide/world/world.hpp>
@@ -105,7 +105,7 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
   world_ = &world;
   revision_ = world.revision();
 
-  world.bvh().query_box(box_, [&](const detail::LeafItem& item) {
+  detail::WorldAccess::bvh(world).query_box(box_, [&](const detail::LeafItem& item) {
     const PieceId id{item.item};
     if (same_world) {
       // What a piece taught while held before stays true while the world is unchanged.

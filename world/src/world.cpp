@@ -63,6 +63,7 @@ void World::swap(World& other) noexcept {
   std::swap(terrain_layers_, other.terrain_layers_);
   std::swap(bvh_, other.bvh_);
   std::swap(bvh_dirty_, other.bvh_dirty_);
+  std::swap(rebuilds_, other.rebuilds_);
   revision_ = next_revision();
   other.revision_ = next_revision();
 }
@@ -158,11 +159,7 @@ void World::update() const {
   }
   bvh_->build(boxes, ids, payloads);
   bvh_dirty_ = false;
-}
-
-const detail::Bvh& World::bvh() const {
-  update();
-  return *bvh_;
+  ++rebuilds_;
 }
 
 } // namespace glide

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <glide/error.hpp>
 #include <glide/gjk/aabb.hpp>
 
 #include <glm/geometric.hpp>
@@ -8,6 +9,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <span>
 
 namespace glide::gjk {
 
@@ -53,6 +55,35 @@ struct Triangle {
     if (da >= db && da >= dc) return a;
     return db >= dc ? b : c;
   }
+};
+
+/// The convex hull of a run of points it does not own, with no hull built: support() scans
+/// every point, which suits small clouds and points that change (vertices placed in the world,
+/// as World::world_vertices gives them). ConvexHull, which hill-climbs, suits large ones. The
+/// points must outlive the cloud.
+class PointCloud {
+public:
+  /// Throws glide::Error for an empty span: an empty cloud has no support point.
+  explicit PointCloud(std::span<const glm::vec3> points) : points_(points) {
+    if (points_.empty()) throw glide::Error("gjk::PointCloud: points must not be empty");
+  }
+  std::span<const glm::vec3> points() const { return points_; }
+  /// The first of the points farthest along `dir` (the first point for a zero direction).
+  glm::vec3 support(const glm::vec3& dir) const {
+    std::size_t best = 0;
+    float best_dot = glm::dot(dir, points_[0]);
+    for (std::size_t i = 1; i < points_.size(); ++i) {
+      const float d = glm::dot(dir, points_[i]);
+      if (d > best_dot) {
+        best_dot = d;
+        best = i;
+      }
+    }
+    return points_[best];
+  }
+
+private:
+  std::span<const glm::vec3> points_;
 };
 
 /// Axis-aligned box centred on the origin; place it with Transformed.

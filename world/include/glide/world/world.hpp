@@ -6,6 +6,7 @@
 #include <glide/terrain/heightfield.hpp>
 #include <glide/world/query_types.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -16,7 +17,25 @@ namespace glide {
 
 namespace detail {
 class Bvh;
-}
+struct WorldAccess; // the world's own sources and its tests reach the hierarchy through it
+} // namespace detail
+
+/// What the hierarchy over the pieces looks like after the last rebuild (World::stats()): for
+/// tools, budgets and tests.
+struct WorldStats {
+  std::size_t pieces = 0;          ///< live pieces in the hierarchy (count)
+  std::size_t nodes = 0;           ///< 4-wide nodes the queries walk, 64 bytes each (count)
+  std::size_t leaves = 0;          ///< leaf slots of those nodes, one piece each (count; equals pieces)
+  std::size_t depth = 0;           ///< wide nodes on the longest path from the root to a leaf (count; 0 when empty)
+  std::size_t build_nodes = 0;     ///< nodes of the binary tree the wide one is folded from (count)
+  std::size_t grid_cells = 0;      ///< cells small queries start from (count; 0: no grid, queries start at the root)
+  std::size_t used_cells = 0;      ///< of those, the cells holding at least one piece (count)
+  std::size_t hierarchy_bytes = 0; ///< memory in use by the wide and binary nodes and the cells (bytes)
+  /// memory in use by the per-piece query data: each piece's box, id, layers and world vertices,
+  /// stored in leaf order (bytes)
+  std::size_t piece_data_bytes = 0;
+  std::uint64_t rebuilds = 0; ///< hierarchy builds since the world was created (count)
+};
 
 /// The static world the character moves through: convex pieces (each a hull in local space
 /// plus a placement) and an optional heightfield terrain, with the capsule queries the
@@ -92,10 +111,25 @@ public:
   RayHit raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t, const QueryFilter& filter = {},
                  const SweepSettings& settings = {}) const;
 
-  /// The hierarchy (tests and benchmarks inspect it).
-  const detail::Bvh& bvh() const;
+  /// Appends to `out` every piece passing `filter` whose bounding box (World::bounds)
+  /// overlaps `box` (closed bounds): the broadphase alone, for triggers, streaming or a
+  /// game's own narrowphase. The order is the hierarchy's, the same for the same edits. A
+  /// non-finite or inverted (min > max) box finds nothing.
+  void pieces_in_box(const gjk::Aabb& box, std::vector<PieceId>& out, const QueryFilter& filter = {}) const;
+
+  /// Appends to `out` every piece passing `filter` whose bounding box `box` reaches while it
+  /// moves along `motion` (m, t in [0, 1]): the candidates of a cast of any shape inside
+  /// `box`, which sweep_capsule then tests exactly. The order is the walk's, nearest boxes
+  /// mostly first. Non-finite input or an inverted box finds nothing.
+  void pieces_along(const gjk::Aabb& box, const glm::vec3& motion, std::vector<PieceId>& out,
+                    const QueryFilter& filter = {}) const;
+
+  /// The hierarchy's shape and memory, rebuilt first if edits made it dirty. O(nodes): for
+  /// tools and tests, not for every frame.
+  WorldStats stats() const;
 
 private:
+  friend struct detail::WorldAccess;
   struct Piece {
     gjk::ConvexHull hull;
     gjk::Transform transform;
@@ -120,6 +154,7 @@ private:
   // one run of adjacent memory.
   mutable std::unique_ptr<detail::Bvh> bvh_;
   mutable bool bvh_dirty_ = true;
+  mutable std::uint64_t rebuilds_ = 0;
   std::uint64_t revision_;
 };
 
