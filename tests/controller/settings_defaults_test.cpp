@@ -34,8 +34,8 @@ TEST_CASE("the default controller settings satisfy the documented limits and rec
   CHECK(s.floor_snap_distance >= 0.f);
   CHECK(s.floor_snap_distance >= s.step_height);
   // Solver: each sweep accurate to half the skin or better.
-  CHECK(s.max_iterations >= 1);
-  CHECK(s.max_iterations <= 16);
+  CHECK(s.max_slide_iterations >= 1);
+  CHECK(s.max_slide_iterations <= 16);
   CHECK(s.toi_tolerance > 0.f);
   CHECK(s.toi_tolerance <= 0.5f * s.skin_width);
 }
