@@ -29,9 +29,9 @@
 
 namespace {
 
-constexpr int n = 1025;              // samples per side
-constexpr std::size_t stream = 4096; // distinct inputs per benchmark
-constexpr std::size_t mask = stream - 1;
+constexpr int k_side = 1025;           // samples per side
+constexpr std::size_t k_stream = 4096; // distinct inputs per benchmark
+constexpr std::size_t k_stream_mask = k_stream - 1;
 
 float hills(float x, float z) {
   return 20.f * std::sin(x * 0.02f) * std::cos(z * 0.03f) + 3.f * std::sin(x * 0.2f + z * 0.1f) +
@@ -40,24 +40,24 @@ float hills(float x, float z) {
 
 const std::vector<float>& terrain_heights() {
   static const std::vector<float> heights = [] {
-    std::vector<float> h(static_cast<std::size_t>(n) * n);
-    for (int r = 0; r < n; ++r)
-      for (int c = 0; c < n; ++c)
-        h[static_cast<std::size_t>(r) * n + c] = hills(static_cast<float>(c), static_cast<float>(r));
+    std::vector<float> h(static_cast<std::size_t>(k_side) * k_side);
+    for (int r = 0; r < k_side; ++r)
+      for (int c = 0; c < k_side; ++c)
+        h[static_cast<std::size_t>(r) * k_side + c] = hills(static_cast<float>(c), static_cast<float>(r));
     return h;
   }();
   return heights;
 }
 
 const glide::Heightfield& terrain() {
-  static const glide::Heightfield field({.rows = n, .columns = n, .heights = terrain_heights()});
+  static const glide::Heightfield field({.rows = k_side, .columns = k_side, .heights = terrain_heights()});
   return field;
 }
 
 std::vector<glm::vec2> random_points() {
   std::mt19937 rng(12345);
-  std::uniform_real_distribution<float> u(0.f, static_cast<float>(n - 1));
-  std::vector<glm::vec2> p(stream);
+  std::uniform_real_distribution<float> u(0.f, static_cast<float>(k_side - 1));
+  std::vector<glm::vec2> p(k_stream);
   for (auto& v : p) v = {u(rng), u(rng)};
   return p;
 }
@@ -68,9 +68,9 @@ struct Ray {
 /// 10 m rays from 0.2 to 3 m above the ground, mostly sloping down: about half hit.
 std::vector<Ray> random_rays() {
   std::mt19937 rng(777);
-  std::uniform_real_distribution<float> u(20.f, static_cast<float>(n - 21)), above(0.2f, 3.f), s(-1.f, 1.f);
+  std::uniform_real_distribution<float> u(20.f, static_cast<float>(k_side - 21)), above(0.2f, 3.f), s(-1.f, 1.f);
   std::uniform_real_distribution<float> down(-0.6f, 0.15f);
-  std::vector<Ray> rays(stream);
+  std::vector<Ray> rays(k_stream);
   for (Ray& r : rays) {
     const float x = u(rng), z = u(rng);
     r.origin = {x, terrain().height_at(x, z) + above(rng), z};
@@ -82,8 +82,8 @@ std::vector<Ray> random_rays() {
 /// Capsule-sized boxes (0.8 x 1.8 x 0.8 m swept by up to 0.3 m) resting on the ground.
 std::vector<glide::gjk::Aabb> capsule_boxes() {
   std::mt19937 rng(99);
-  std::uniform_real_distribution<float> u(2.f, static_cast<float>(n - 3)), m(-0.3f, 0.3f);
-  std::vector<glide::gjk::Aabb> boxes(stream);
+  std::uniform_real_distribution<float> u(2.f, static_cast<float>(k_side - 3)), m(-0.3f, 0.3f);
+  std::vector<glide::gjk::Aabb> boxes(k_stream);
   for (auto& b : boxes) {
     const float x = u(rng), z = u(rng), y = terrain().height_at(x, z);
     b = glide::gjk::Aabb{{x - 0.4f, y - 0.1f, z - 0.4f}, {x + 0.4f, y + 1.7f, z + 0.4f}}.swept(
@@ -98,7 +98,7 @@ void bm_height_at(benchmark::State& state) {
   std::size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(field.height_at(p[i].x, p[i].y));
-    i = (i + 1) & mask;
+    i = (i + 1) & k_stream_mask;
   }
 }
 
@@ -110,13 +110,13 @@ void bm_height_bilinear_four_reads(benchmark::State& state) {
   std::size_t i = 0;
   for (auto _ : state) {
     const float u = p[i].x, v = p[i].y;
-    const int c = std::min(static_cast<int>(u), n - 2), r = std::min(static_cast<int>(v), n - 2);
+    const int c = std::min(static_cast<int>(u), k_side - 2), r = std::min(static_cast<int>(v), k_side - 2);
     const float fu = u - static_cast<float>(c), fv = v - static_cast<float>(r);
-    const float* row0 = &h[static_cast<std::size_t>(r) * n + c];
-    const float* row1 = row0 + n;
+    const float* row0 = &h[static_cast<std::size_t>(r) * k_side + c];
+    const float* row1 = row0 + k_side;
     const float h0 = row0[0] + (row0[1] - row0[0]) * fu, h1 = row1[0] + (row1[1] - row1[0]) * fu;
     benchmark::DoNotOptimize(h0 + (h1 - h0) * fv);
-    i = (i + 1) & mask;
+    i = (i + 1) & k_stream_mask;
   }
 }
 
@@ -126,7 +126,7 @@ void bm_normal_at(benchmark::State& state) {
   std::size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(field.normal_at(p[i].x, p[i].y));
-    i = (i + 1) & mask;
+    i = (i + 1) & k_stream_mask;
   }
 }
 
@@ -136,7 +136,7 @@ void bm_sample(benchmark::State& state) {
   std::size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(field.sample(p[i].x, p[i].y));
-    i = (i + 1) & mask;
+    i = (i + 1) & k_stream_mask;
   }
 }
 
@@ -149,7 +149,7 @@ void bm_raycast_10m(benchmark::State& state) {
     benchmark::DoNotOptimize(h);
     hits += h.hit;
     ++casts;
-    i = (i + 1) & mask;
+    i = (i + 1) & k_stream_mask;
   }
   state.counters["hit_fraction"] = static_cast<double>(hits) / static_cast<double>(casts);
 }
@@ -158,12 +158,12 @@ void bm_raycast_10m(benchmark::State& state) {
 void bm_raycast_ground_probe(benchmark::State& state) {
   const glide::Heightfield& field = terrain();
   const std::vector<glm::vec2> p = random_points();
-  std::vector<glm::vec3> origins(stream);
-  for (std::size_t k = 0; k < stream; ++k) origins[k] = {p[k].x, field.height_at(p[k].x, p[k].y) + 1.f, p[k].y};
+  std::vector<glm::vec3> origins(k_stream);
+  for (std::size_t k = 0; k < k_stream; ++k) origins[k] = {p[k].x, field.height_at(p[k].x, p[k].y) + 1.f, p[k].y};
   std::size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(field.raycast(origins[i], {0.f, -1.f, 0.f}, 2.f));
-    i = (i + 1) & mask;
+    i = (i + 1) & k_stream_mask;
   }
 }
 
@@ -177,7 +177,7 @@ void bm_triangles_in_capsule_box(benchmark::State& state) {
         field.triangles_in(boxes[i], [&](const glide::gjk::Triangle& t) { sum += t.a.y + t.b.y + t.c.y; }));
     benchmark::DoNotOptimize(sum);
     ++queries;
-    i = (i + 1) & mask;
+    i = (i + 1) & k_stream_mask;
   }
   state.counters["triangles_per_query"] = static_cast<double>(triangles) / static_cast<double>(queries);
 }
@@ -189,9 +189,10 @@ struct BulletTerrain {
   btVector3 centre;
   BulletTerrain() {
     const glide::gjk::Aabb b = terrain().bounds();
-    shape = std::make_unique<btHeightfieldTerrainShape>(n, n, terrain_heights().data(), b.min.y, b.max.y, 1, false);
+    shape = std::make_unique<btHeightfieldTerrainShape>(k_side, k_side, terrain_heights().data(), b.min.y, b.max.y, 1,
+                                                        false);
     shape->buildAccelerator(16);
-    centre = btVector3(0.5f * (n - 1), 0.5f * (b.min.y + b.max.y), 0.5f * (n - 1));
+    centre = btVector3(0.5f * (k_side - 1), 0.5f * (b.min.y + b.max.y), 0.5f * (k_side - 1));
   }
   btVector3 local(const glm::vec3& p) const { return btVector3(p.x, p.y, p.z) - centre; }
 };
@@ -220,7 +221,7 @@ void bm_raycast_10m_bullet(benchmark::State& state) {
     benchmark::DoNotOptimize(cb.m_hitFraction);
     hits += cb.hit;
     ++casts;
-    i = (i + 1) & mask;
+    i = (i + 1) & k_stream_mask;
   }
   state.counters["hit_fraction"] = static_cast<double>(hits) / static_cast<double>(casts);
 }
@@ -244,7 +245,7 @@ void bm_triangles_in_capsule_box_bullet(benchmark::State& state) {
     benchmark::DoNotOptimize(cb.sum);
     triangles += cb.count;
     ++queries;
-    i = (i + 1) & mask;
+    i = (i + 1) & k_stream_mask;
   }
   state.counters["triangles_per_query"] = static_cast<double>(triangles) / static_cast<double>(queries);
 }
@@ -252,7 +253,7 @@ void bm_triangles_in_capsule_box_bullet(benchmark::State& state) {
 
 // ---- loading a 4097 x 4097 terrain ----------------------------------------------------------
 
-constexpr int big = 4097;
+constexpr int k_big_side = 4097;
 
 std::filesystem::path big_file(const std::string& format) {
   static const std::filesystem::path dir = [] {
@@ -262,15 +263,15 @@ std::filesystem::path big_file(const std::string& format) {
   }();
   const std::filesystem::path path = dir / ("terrain_4097." + format);
   if (std::filesystem::exists(path)) return path;
-  std::vector<float> h(static_cast<std::size_t>(big) * big);
-  for (int r = 0; r < big; ++r)
-    for (int c = 0; c < big; ++c)
-      h[static_cast<std::size_t>(r) * big + c] = 0.5f + 0.5f * std::sin(c * 0.01f) * std::cos(r * 0.013f);
+  std::vector<float> h(static_cast<std::size_t>(k_big_side) * k_big_side);
+  for (int r = 0; r < k_big_side; ++r)
+    for (int c = 0; c < k_big_side; ++c)
+      h[static_cast<std::size_t>(r) * k_big_side + c] = 0.5f + 0.5f * std::sin(c * 0.01f) * std::cos(r * 0.013f);
   std::ofstream out(path, std::ios::binary);
   if (format == "raw") {
     out.write(reinterpret_cast<const char*>(h.data()), static_cast<std::streamsize>(h.size() * sizeof(float)));
-  } else if (format == "pgm") { // P5, 16 bit big-endian
-    out << "P5\n" << big << " " << big << "\n65535\n";
+  } else if (format == "pgm") { // P5, 16 bit k_big_side-endian
+    out << "P5\n" << k_big_side << " " << k_big_side << "\n65535\n";
     std::vector<unsigned char> bytes;
     bytes.reserve(h.size() * 2);
     for (float v : h) {
@@ -283,14 +284,15 @@ std::filesystem::path big_file(const std::string& format) {
     out.close();
     std::vector<unsigned char> pixels(h.size());
     for (std::size_t k = 0; k < h.size(); ++k) pixels[k] = static_cast<unsigned char>(h[k] * 255.f);
-    stbi_write_png(path.string().c_str(), big, big, 1, pixels.data(), big);
+    stbi_write_png(path.string().c_str(), k_big_side, k_big_side, 1, pixels.data(), k_big_side);
   }
   return path;
 }
 
 void bm_load_4097(benchmark::State& state, const std::string& format) {
   const std::filesystem::path path = big_file(format);
-  const glide::HeightfieldLoadSettings settings{.height_scale = 100.f, .raw_rows = big, .raw_columns = big};
+  const glide::HeightfieldLoadSettings settings{
+      .height_scale = 100.f, .raw_rows = k_big_side, .raw_columns = k_big_side};
   for (auto _ : state) {
     const glide::Heightfield field = glide::load_heightfield(path, settings);
     benchmark::DoNotOptimize(field.height_at(100.f, 100.f));

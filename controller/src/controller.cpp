@@ -160,7 +160,7 @@ void Controller::record_hit(const SweepHit& hit, float fraction, MoveResult& res
     result.flags.above = true;
   else
     result.flags.sides = true;
-  if (result.hit_count < MoveResult::max_hits) result.hits[static_cast<std::size_t>(result.hit_count++)] = h;
+  if (result.hit_count < MoveResult::k_max_hits) result.hits[static_cast<std::size_t>(result.hit_count++)] = h;
   if (listener_) listener_->on_contact_added(h);
 }
 

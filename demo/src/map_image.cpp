@@ -52,7 +52,7 @@ struct Canvas {
     for (int i = 0; i <= steps; ++i) disc(a + (b - a) * (static_cast<float>(i) / static_cast<float>(steps)), r, c);
   }
   void text(int x, int y, const std::string& s, const Rgb& c, int zoom = 2) {
-    // stb_easy_font gives axis-aligned quads of 4 vertices (x, y, z floats, then 4 colour bytes).
+    // stb_easy_font gives axis-aligned quads of 4 vertices (x, y, z floats, then 4 color bytes).
     static char buffer[60000];
     std::string copy = s;
     const int quads = stb_easy_font_print(0.f, 0.f, copy.data(), nullptr, buffer, sizeof buffer);
@@ -92,7 +92,7 @@ constexpr Rgb k_piece_low{120, 120, 135};
 constexpr Rgb k_piece_high{240, 240, 245};
 constexpr Rgb k_piece_edge{45, 45, 55};
 
-Rgb terrain_colour(float height, const glm::vec3& normal) {
+Rgb terrain_color(float height, const glm::vec3& normal) {
   const Rgb base = height < 5.f ? mix(k_low_ground, k_mid_ground, height / 5.f)
                                 : mix(k_mid_ground, k_high_ground, (height - 5.f) / 6.f);
   const glm::vec3 light = glm::normalize(glm::vec3(-1.f, 2.f, -1.f)); // from the top left
@@ -138,28 +138,28 @@ void fill_polygon(Canvas& canvas, const std::vector<glm::vec2>& poly, const Rgb&
   for (std::size_t i = 0; i < poly.size(); ++i) canvas.line(poly[i], poly[(i + 1) % poly.size()], 0.5f, k_piece_edge);
 }
 
-Rgb ground_colour(GroundState s) {
+Rgb ground_color(GroundState s) {
   switch (s) {
   case GroundState::on_ground:
-    return k_on_ground_colour;
+    return k_on_ground_color;
   case GroundState::on_steep_ground:
-    return k_steep_colour;
+    return k_steep_color;
   case GroundState::in_air:
     break;
   }
-  return k_in_air_colour;
+  return k_in_air_color;
 }
 
 void draw_legend(Canvas& canvas, const DemoLevel& level) {
   struct Entry {
-    Rgb colour;
+    Rgb color;
     const char* label;
   };
-  const Entry entries[] = {{k_on_ground_colour, "path: on ground"},
-                           {k_steep_colour, "path: on steep ground"},
-                           {k_in_air_colour, "path: in air"},
-                           {k_stuck_colour, "stuck frame"},
-                           {k_waypoint_colour, "waypoint"},
+  const Entry entries[] = {{k_on_ground_color, "path: on ground"},
+                           {k_steep_color, "path: on steep ground"},
+                           {k_in_air_color, "path: in air"},
+                           {k_stuck_color, "stuck frame"},
+                           {k_waypoint_color, "waypoint"},
                            {k_piece_high, "piece (lighter = taller)"},
                            {k_low_ground, "terrain (shaded, lighter = higher)"}};
   // A panel right of the map, so the legend never hides a part of the level.
@@ -170,7 +170,7 @@ void draw_legend(Canvas& canvas, const DemoLevel& level) {
   for (int i = 0; i < static_cast<int>(std::size(entries)); ++i) {
     const int y = y0 + 8 + (i + 1) * row;
     canvas.rect(x0 + 10, y, x0 + 34, y + 18, k_piece_edge);
-    canvas.rect(x0 + 12, y + 2, x0 + 32, y + 16, entries[i].colour);
+    canvas.rect(x0 + 12, y + 2, x0 + 32, y + 16, entries[i].color);
     canvas.text(x0 + 44, y + 3, entries[i].label, {0, 0, 0});
   }
   // A 10 m scale bar.
@@ -223,7 +223,7 @@ MapImage render_map(const DemoLevel& level, const std::vector<FrameRecord>& fram
         if (wx < b.min.x || wx > b.max.x || wz < b.min.z || wz > b.max.z) continue;
         const TerrainSample s = terrain->sample(wx, wz);
         if (!s.inside) continue;
-        canvas.blend(x, y, terrain_colour(s.height, s.normal));
+        canvas.blend(x, y, terrain_color(s.height, s.normal));
         const std::size_t i =
             static_cast<std::size_t>(y) * static_cast<std::size_t>(map_width) + static_cast<std::size_t>(x);
         level_of[i] = std::floor(s.height / k_contour_step + 0.02f); // flat ground at a level stays unlined
@@ -248,14 +248,14 @@ MapImage render_map(const DemoLevel& level, const std::vector<FrameRecord>& fram
   const float width = std::max(1.f, 0.12f * scale); // path drawn 12 cm wide
   for (std::size_t i = 1; i < frames.size(); ++i)
     canvas.line(canvas.to_pixel(frames[i - 1].position.x, frames[i - 1].position.z),
-                canvas.to_pixel(frames[i].position.x, frames[i].position.z), width, ground_colour(frames[i].ground));
+                canvas.to_pixel(frames[i].position.x, frames[i].position.z), width, ground_color(frames[i].ground));
   for (const FrameRecord& f : frames)
-    if (f.stuck) canvas.disc(canvas.to_pixel(f.position.x, f.position.z), 3.f * width, k_stuck_colour);
+    if (f.stuck) canvas.disc(canvas.to_pixel(f.position.x, f.position.z), 3.f * width, k_stuck_color);
   for (const Waypoint& w : level.script.waypoints) {
     const glm::vec2 p = canvas.to_pixel(w.target.x, w.target.z);
     const float r = std::max(3.f, 0.25f * scale);
-    canvas.line(p - glm::vec2(r), p + glm::vec2(r), 1.f, k_waypoint_colour);
-    canvas.line(p + glm::vec2(-r, r), p + glm::vec2(r, -r), 1.f, k_waypoint_colour);
+    canvas.line(p - glm::vec2(r), p + glm::vec2(r), 1.f, k_waypoint_color);
+    canvas.line(p + glm::vec2(-r, r), p + glm::vec2(r, -r), 1.f, k_waypoint_color);
   }
   draw_legend(canvas, level);
   return image;

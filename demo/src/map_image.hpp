@@ -1,6 +1,6 @@
 #pragma once
 
-// The top-down picture of a tour: shaded terrain, the pieces, the path coloured by ground state,
+// The top-down picture of a tour: shaded terrain, the pieces, the path colored by ground state,
 // the waypoints and a legend. x grows to the right and z downward, as seen from above.
 
 #include "demo_level.hpp"
@@ -15,12 +15,12 @@ namespace glide::demo {
 
 using Rgb = std::array<std::uint8_t, 3>;
 
-// Path and legend colours (tests look for them in the picture).
-inline constexpr Rgb k_on_ground_colour{30, 100, 255};
-inline constexpr Rgb k_steep_colour{255, 150, 0};
-inline constexpr Rgb k_in_air_colour{220, 0, 200};
-inline constexpr Rgb k_stuck_colour{255, 0, 0};
-inline constexpr Rgb k_waypoint_colour{20, 20, 20};
+// Path and legend colors (tests look for them in the picture).
+inline constexpr Rgb k_on_ground_color{30, 100, 255};
+inline constexpr Rgb k_steep_color{255, 150, 0};
+inline constexpr Rgb k_in_air_color{220, 0, 200};
+inline constexpr Rgb k_stuck_color{255, 0, 0};
+inline constexpr Rgb k_waypoint_color{20, 20, 20};
 
 struct MapImageSettings {
   int max_size = 1200; ///< pixels along the longer side (pixels, 64..8192)

@@ -13,14 +13,14 @@ namespace {
 
 // Coordinates beyond this are rejected so that differences and products of positions stay
 // far from float overflow in every query.
-constexpr float max_coordinate = 1e9f; // (m)
+constexpr float k_max_coordinate = 1e9f; // (m)
 
 std::string vec_text(glm::vec2 v) { return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ")"; }
 std::string vec_text(glm::vec3 v) {
   return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
 }
 
-bool in_range(float v) { return std::abs(v) <= max_coordinate; } // false for NaN and infinities
+bool in_range(float v) { return std::abs(v) <= k_max_coordinate; } // false for NaN and infinities
 
 } // namespace
 
@@ -33,8 +33,8 @@ Heightfield::Heightfield(HeightfieldDef def)
   const float height_scale = def.height_scale, height_offset = def.height_offset;
   const std::string dims = std::to_string(rows) + " x " + std::to_string(columns);
   if (rows < 2 || columns < 2) throw Error("Heightfield: need at least 2 x 2 samples, got " + dims);
-  if (rows > max_dimension || columns > max_dimension)
-    throw Error("Heightfield: " + dims + " samples exceed the maximum of " + std::to_string(max_dimension) +
+  if (rows > k_max_dimension || columns > k_max_dimension)
+    throw Error("Heightfield: " + dims + " samples exceed the maximum of " + std::to_string(k_max_dimension) +
                 " per side");
   if (heights_.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(columns))
     throw Error("Heightfield: " + std::to_string(heights_.size()) + " heights for " + dims + " samples");
@@ -65,18 +65,18 @@ Heightfield::Heightfield(HeightfieldDef def)
 }
 
 void Heightfield::build_block_bounds() {
-  block_rows_ = (rows_ - 1 + block_cells - 1) / block_cells;
-  block_columns_ = (columns_ - 1 + block_cells - 1) / block_cells;
+  block_rows_ = (rows_ - 1 + k_block_cells - 1) / k_block_cells;
+  block_columns_ = (columns_ - 1 + k_block_cells - 1) / k_block_cells;
   block_bounds_.assign(2 * static_cast<std::size_t>(block_rows_) * static_cast<std::size_t>(block_columns_), 0.f);
   float lowest = heights_[0], highest = heights_[0];
   for (int br = 0; br < block_rows_; ++br)
     for (int bc = 0; bc < block_columns_; ++bc) {
       // A block of cells spans one more sample than cells on each side.
-      const int r_end = std::min((br + 1) * block_cells, rows_ - 1);
-      const int c_end = std::min((bc + 1) * block_cells, columns_ - 1);
-      float lo = at(br * block_cells, bc * block_cells), hi = lo;
-      for (int r = br * block_cells; r <= r_end; ++r)
-        for (int c = bc * block_cells; c <= c_end; ++c) {
+      const int r_end = std::min((br + 1) * k_block_cells, rows_ - 1);
+      const int c_end = std::min((bc + 1) * k_block_cells, columns_ - 1);
+      float lo = at(br * k_block_cells, bc * k_block_cells), hi = lo;
+      for (int r = br * k_block_cells; r <= r_end; ++r)
+        for (int c = bc * k_block_cells; c <= c_end; ++c) {
           lo = std::min(lo, at(r, c));
           hi = std::max(hi, at(r, c));
         }

@@ -24,10 +24,10 @@ void fail(const std::string& file, const std::string& problem) {
 }
 
 void check_dimensions(const std::string& file, long long rows, long long columns) {
-  if (rows < 2 || columns < 2 || rows > Heightfield::max_dimension || columns > Heightfield::max_dimension)
+  if (rows < 2 || columns < 2 || rows > Heightfield::k_max_dimension || columns > Heightfield::k_max_dimension)
     fail(file, "dimensions " + std::to_string(rows) + " x " + std::to_string(columns) + " (rows x columns) " +
                    (rows == 0 || columns == 0 ? "are zero" : "out of range") + ", need 2 to " +
-                   std::to_string(Heightfield::max_dimension) + " samples per side");
+                   std::to_string(Heightfield::k_max_dimension) + " samples per side");
 }
 
 } // namespace terrain_detail

@@ -14,7 +14,7 @@ namespace glide {
 
 namespace {
 
-constexpr double infinity = std::numeric_limits<double>::infinity();
+constexpr double k_infinity = std::numeric_limits<double>::infinity();
 
 /// Ray in grid units: u = column coordinate, v = row coordinate, y in metres.
 struct GridRay {
@@ -41,9 +41,9 @@ bool walk(const GridRay& ray, double t0, double t1, int u_lo, int u_hi, int v_lo
   // Each step moves one index monotonically inside its range, so this terminates.
   for (;;) {
     const double tu =
-        ray.du != 0.0 ? (static_cast<double>((ray.du > 0.0 ? iu + 1 : iu) * Side) - ray.u0) * ray.inv_du : infinity;
+        ray.du != 0.0 ? (static_cast<double>((ray.du > 0.0 ? iu + 1 : iu) * Side) - ray.u0) * ray.inv_du : k_infinity;
     const double tv =
-        ray.dv != 0.0 ? (static_cast<double>((ray.dv > 0.0 ? iv + 1 : iv) * Side) - ray.v0) * ray.inv_dv : infinity;
+        ray.dv != 0.0 ? (static_cast<double>((ray.dv > 0.0 ? iv + 1 : iv) * Side) - ray.v0) * ray.inv_dv : k_infinity;
     const double t_exit = std::max(t, std::min({tu, tv, t1}));
     if (visit(iu, iv, t, t_exit)) return true;
     if (t_exit >= t1) return false;
@@ -148,12 +148,13 @@ TerrainRayHit Heightfield::raycast(const glm::vec3& origin, const glm::vec3& dir
     // Entirely above the block, or entirely below it (no top-side crossing possible).
     if (std::min(ya, yb) > block_bounds_[2 * b + 1] + y_margin) return false;
     if (std::max(ya, yb) < block_bounds_[2 * b] - y_margin) return false;
-    const int c_lo = bc * block_cells, r_lo = br * block_cells;
-    const int c_hi = std::min(c_lo + block_cells, columns_ - 1) - 1, r_hi = std::min(r_lo + block_cells, rows_ - 1) - 1;
+    const int c_lo = bc * k_block_cells, r_lo = br * k_block_cells;
+    const int c_hi = std::min(c_lo + k_block_cells, columns_ - 1) - 1,
+              r_hi = std::min(r_lo + k_block_cells, rows_ - 1) - 1;
     return walk<1>(ray, ta, tb, c_lo, c_hi, r_lo, r_hi, hit_cell);
   };
 
-  walk<block_cells>(ray, t_min, t_max, 0, block_columns_ - 1, 0, block_rows_ - 1, visit_block);
+  walk<k_block_cells>(ray, t_min, t_max, 0, block_columns_ - 1, 0, block_rows_ - 1, visit_block);
   return result;
 }
 

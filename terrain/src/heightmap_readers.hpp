@@ -16,7 +16,7 @@ struct HeightmapData {
 
 /// Throws glide::Error "<file>: <problem>".
 [[noreturn]] void fail(const std::string& file, const std::string& problem);
-/// Checks both sides are within 2..Heightfield::max_dimension, else fails with "dimensions ...".
+/// Checks both sides are within 2..Heightfield::k_max_dimension, else fails with "dimensions ...".
 void check_dimensions(const std::string& file, long long rows, long long columns);
 
 /// 8- or 16-bit grayscale PNG, values divided by 255 or 65535.

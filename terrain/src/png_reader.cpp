@@ -1,5 +1,5 @@
 // PNG reader through stb_image (Debian libstb-dev). The header is checked here first so that
-// unsupported colour types and bit depths are reported precisely rather than converted.
+// unsupported color types and bit depths are reported precisely rather than converted.
 #include "heightmap_readers.hpp"
 
 // The one stb_image implementation of the library, private (static) so it never clashes
@@ -26,7 +26,7 @@ std::uint32_t big_endian_u32(const unsigned char* p) {
   return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
 }
 
-const char* colour_type_name(int type) {
+const char* color_type_name(int type) {
   switch (type) {
   case 0:
     return "grayscale";
@@ -50,15 +50,15 @@ struct StbFree {
 } // namespace
 
 HeightmapData read_png(const std::vector<unsigned char>& bytes, const std::string& file) {
-  // Signature (8), IHDR length (4) and type (4), width (4), height (4), bit depth, colour type.
+  // Signature (8), IHDR length (4) and type (4), width (4), height (4), bit depth, color type.
   if (bytes.size() < 26) fail(file, "truncated data: PNG header incomplete");
   if (std::memcmp(bytes.data() + 12, "IHDR", 4) != 0) fail(file, "malformed PNG: first chunk is not IHDR");
   const std::uint32_t columns = big_endian_u32(bytes.data() + 16);
   const std::uint32_t rows = big_endian_u32(bytes.data() + 20);
-  const int bit_depth = bytes[24], colour_type = bytes[25];
-  if (colour_type != 0)
-    fail(file, std::string("unsupported format: PNG colour type ") + std::to_string(colour_type) + " (" +
-                   colour_type_name(colour_type) + "), need grayscale");
+  const int bit_depth = bytes[24], color_type = bytes[25];
+  if (color_type != 0)
+    fail(file, std::string("unsupported format: PNG color type ") + std::to_string(color_type) + " (" +
+                   color_type_name(color_type) + "), need grayscale");
   if (bit_depth != 8 && bit_depth != 16)
     fail(file, "unsupported bit depth: grayscale PNG with " + std::to_string(bit_depth) + " bits, need 8 or 16");
   check_dimensions(file, rows, columns);

@@ -134,12 +134,12 @@ TEST_CASE("glide demo prints the table and writes a decodable PNG map with the l
   CHECK(image.width > 600);
   CHECK(image.height > 300);
   CHECK(image.width <= 1200 + 420);
-  // Path colours: the walker was on ground most of the time, in the air and on steep ground a
+  // Path colors: the walker was on ground most of the time, in the air and on steep ground a
   // little; the legend swatches (20 x 14 pixels each) are there even for no stuck frame.
-  CHECK(image.count(glide::demo::k_on_ground_colour) > 2000);
-  CHECK(image.count(glide::demo::k_in_air_colour) > 280);
-  CHECK(image.count(glide::demo::k_steep_colour) >= 280);
-  CHECK(image.count(glide::demo::k_stuck_colour) == 280);
+  CHECK(image.count(glide::demo::k_on_ground_color) > 2000);
+  CHECK(image.count(glide::demo::k_in_air_color) > 280);
+  CHECK(image.count(glide::demo::k_steep_color) >= 280);
+  CHECK(image.count(glide::demo::k_stuck_color) == 280);
 }
 
 TEST_CASE("glide demo --frames stops early and the options reach the controller") {

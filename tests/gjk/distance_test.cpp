@@ -20,7 +20,7 @@ using namespace glide::gjk;
 namespace {
 
 const Box unit_box{{1, 1, 1}};
-constexpr float tol = 2e-6f; // rounding on shapes of size ~1
+constexpr float k_tol = 2e-6f; // rounding on shapes of size ~1
 
 /// Distance from p to the box [-h, h] (0 inside).
 float box_distance(const glm::vec3& p, const glm::vec3& h) {
@@ -35,10 +35,10 @@ float segment_distance(const glm::vec3& p, const Segment& s) {
 /// and the normal along them.
 void check_segment_box(const Segment& s, const DistanceResult& r, float expected) {
   CHECK(r.status == Status::converged);
-  CHECK_APPROX(r.distance, expected, tol);
-  CHECK(segment_distance(r.point_a, s) <= tol);
-  CHECK(box_distance(r.point_b, unit_box.half_extents) <= tol);
-  CHECK_APPROX(glm::length(r.point_a - r.point_b), expected, tol);
+  CHECK_APPROX(r.distance, expected, k_tol);
+  CHECK(segment_distance(r.point_a, s) <= k_tol);
+  CHECK(box_distance(r.point_b, unit_box.half_extents) <= k_tol);
+  CHECK_APPROX(glm::length(r.point_a - r.point_b), expected, k_tol);
   if (expected > 0.f) CHECK_APPROX(r.normal, (r.point_a - r.point_b) / expected, 1e-5f);
 }
 
@@ -49,9 +49,9 @@ TEST_CASE("segment against a box: face, edge and vertex regions") {
     const Segment s{{2, 0.1f, 0.2f}, {4, 0.3f, 0.1f}};
     const DistanceResult r = distance(s, unit_box);
     check_segment_box(s, r, 1.f);
-    CHECK_APPROX(r.point_a, glm::vec3(2, 0.1f, 0.2f), tol);
-    CHECK_APPROX(r.point_b, glm::vec3(1, 0.1f, 0.2f), tol);
-    CHECK_APPROX(r.normal, glm::vec3(1, 0, 0), tol);
+    CHECK_APPROX(r.point_a, glm::vec3(2, 0.1f, 0.2f), k_tol);
+    CHECK_APPROX(r.point_b, glm::vec3(1, 0.1f, 0.2f), k_tol);
+    CHECK_APPROX(r.normal, glm::vec3(1, 0, 0), k_tol);
   }
   SUBCASE("segment leaving the face region: nearest point inside the segment, over an edge") {
     // Points (x, 2.5 - x/4, 0.5): squared distance (x - 1)^2 + (1.5 - x/4)^2, least at x = 22/17.
@@ -59,37 +59,37 @@ TEST_CASE("segment against a box: face, edge and vertex regions") {
     const DistanceResult r = distance(s, unit_box);
     const float x = 22.f / 17.f;
     check_segment_box(s, r, std::hypot(x - 1, 1.5f - x / 4));
-    CHECK_APPROX(r.point_a, glm::vec3(x, 2.5f - x / 4, 0.5f), tol);
-    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 0.5f), tol);
+    CHECK_APPROX(r.point_a, glm::vec3(x, 2.5f - x / 4, 0.5f), k_tol);
+    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 0.5f), k_tol);
   }
   SUBCASE("endpoint over an edge") {
     const Segment s{{2, 2, 0.3f}, {3, 4, 0.3f}};
     const DistanceResult r = distance(s, unit_box);
     check_segment_box(s, r, std::sqrt(2.f));
-    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 0.3f), tol);
+    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 0.3f), k_tol);
   }
   SUBCASE("segment crossing an edge (edge-edge)") {
     // Points (1.5 + t, 1.5 - t, 0.3 t): nearest the box edge x = y = 1 at t = 0.
     const Segment s{{-0.5f, 3.5f, -0.6f}, {3.5f, -0.5f, 0.6f}};
     const DistanceResult r = distance(s, unit_box);
     check_segment_box(s, r, std::sqrt(0.5f));
-    CHECK_APPROX(r.point_a, glm::vec3(1.5f, 1.5f, 0), tol);
-    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 0), tol);
+    CHECK_APPROX(r.point_a, glm::vec3(1.5f, 1.5f, 0), k_tol);
+    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 0), k_tol);
     CHECK_APPROX(r.normal, glm::normalize(glm::vec3(1, 1, 0)), 1e-6f);
   }
   SUBCASE("endpoint over a vertex") {
     const Segment s{{2, 3, 4}, {3, 4, 5}};
     const DistanceResult r = distance(s, unit_box);
     check_segment_box(s, r, std::sqrt(14.f));
-    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 1), tol);
+    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 1), k_tol);
   }
   SUBCASE("segment passing by a vertex") {
     // Points (2 + t, 2 - t, 2): squared distance 3 + 2t^2 to the vertex (1, 1, 1).
     const Segment s{{1, 3, 2}, {3, 1, 2}};
     const DistanceResult r = distance(s, unit_box);
     check_segment_box(s, r, std::sqrt(3.f));
-    CHECK_APPROX(r.point_a, glm::vec3(2, 2, 2), tol);
-    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 1), tol);
+    CHECK_APPROX(r.point_a, glm::vec3(2, 2, 2), k_tol);
+    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 1), k_tol);
   }
 }
 
@@ -106,15 +106,15 @@ TEST_CASE("touching, overlapping, inside and zero-length segments") {
   SUBCASE("endpoint on a face: distance 0") {
     const Segment s{{1, 0.2f, 0.1f}, {2, 0.5f, 0}};
     const DistanceResult r = distance(s, unit_box);
-    CHECK(r.distance <= tol);
+    CHECK(r.distance <= k_tol);
     CHECK(r.overlapping() == (r.distance == 0.f));
-    CHECK(segment_distance(r.point_a, s) <= tol);
-    CHECK(box_distance(r.point_b, unit_box.half_extents) <= tol);
+    CHECK(segment_distance(r.point_a, s) <= k_tol);
+    CHECK(box_distance(r.point_b, unit_box.half_extents) <= k_tol);
   }
   SUBCASE("lying on a face") {
     const Segment s{{1, -0.5f, 0.3f}, {1, 0.5f, -0.3f}};
     const DistanceResult r = distance(s, unit_box);
-    CHECK(r.distance <= tol);
+    CHECK(r.distance <= k_tol);
   }
   SUBCASE("crossing the box") {
     const Segment s{{-3, 0.2f, 0.1f}, {3, -0.2f, 0.3f}};
@@ -124,21 +124,21 @@ TEST_CASE("touching, overlapping, inside and zero-length segments") {
     CHECK(r.overlapping());
     CHECK(r.normal == glm::vec3(0.f));
     // A common point: on the segment and in the box.
-    CHECK(segment_distance(r.point_a, s) <= tol);
-    CHECK(box_distance(r.point_a, unit_box.half_extents) <= tol);
-    CHECK_APPROX(r.point_a, r.point_b, tol);
+    CHECK(segment_distance(r.point_a, s) <= k_tol);
+    CHECK(box_distance(r.point_a, unit_box.half_extents) <= k_tol);
+    CHECK_APPROX(r.point_a, r.point_b, k_tol);
   }
   SUBCASE("inside the box") {
     const Segment s{{-0.5f, 0.1f, 0}, {0.5f, 0.2f, 0.1f}};
     const DistanceResult r = distance(s, unit_box);
     CHECK(r.overlapping());
-    CHECK(box_distance(r.point_a, unit_box.half_extents) <= tol);
+    CHECK(box_distance(r.point_a, unit_box.half_extents) <= k_tol);
   }
   SUBCASE("zero-length segment") {
     const Segment s{{3, 0.5f, 0.5f}, {3, 0.5f, 0.5f}};
     const DistanceResult r = distance(s, unit_box);
     check_segment_box(s, r, 2.f);
-    CHECK_APPROX(r.point_b, glm::vec3(1, 0.5f, 0.5f), tol);
+    CHECK_APPROX(r.point_b, glm::vec3(1, 0.5f, 0.5f), k_tol);
   }
 }
 
@@ -151,50 +151,50 @@ TEST_CASE("every shape type against an analytic answer") {
   SUBCASE("Point - Triangle interior, edge and vertex") {
     const Triangle t{{0, 0, 0}, {4, 0, 0}, {0, 4, 0}};
     DistanceResult r = distance(Point{{1, 1, 3}}, t);
-    CHECK_APPROX(r.distance, 3.f, tol);
-    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 0), tol);
+    CHECK_APPROX(r.distance, 3.f, k_tol);
+    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 0), k_tol);
     r = distance(Point{{3, 3, 0}}, t); // beyond the hypotenuse, in the plane
-    CHECK_APPROX(r.distance, std::sqrt(2.f), tol);
-    CHECK_APPROX(r.point_b, glm::vec3(2, 2, 0), tol);
+    CHECK_APPROX(r.distance, std::sqrt(2.f), k_tol);
+    CHECK_APPROX(r.point_b, glm::vec3(2, 2, 0), k_tol);
     r = distance(Point{{-1, -2, 2}}, t);
-    CHECK_APPROX(r.distance, 3.f, tol);
-    CHECK_APPROX(r.point_b, glm::vec3(0, 0, 0), tol);
+    CHECK_APPROX(r.distance, 3.f, k_tol);
+    CHECK_APPROX(r.point_b, glm::vec3(0, 0, 0), k_tol);
   }
   SUBCASE("Triangle - Box") {
     const Triangle t{{2, 0, 0}, {5, -3, 1}, {5, 3, -1}};
     const DistanceResult r = distance(t, unit_box);
-    CHECK_APPROX(r.distance, 1.f, tol);
+    CHECK_APPROX(r.distance, 1.f, k_tol);
     CHECK_APPROX(r.normal, glm::vec3(1, 0, 0), 1e-6f);
   }
   SUBCASE("Sphere - Sphere") {
     const DistanceResult r = distance(Sphere{{0, 0, 0}, 1}, Sphere{{3, 4, 0}, 2});
-    CHECK_APPROX(r.distance, 2.f, tol);
-    CHECK_APPROX(r.point_a, glm::vec3(0.6f, 0.8f, 0), tol);
-    CHECK_APPROX(r.point_b, glm::vec3(1.8f, 2.4f, 0), tol);
-    CHECK_APPROX(r.normal, glm::vec3(-0.6f, -0.8f, 0), tol);
+    CHECK_APPROX(r.distance, 2.f, k_tol);
+    CHECK_APPROX(r.point_a, glm::vec3(0.6f, 0.8f, 0), k_tol);
+    CHECK_APPROX(r.point_b, glm::vec3(1.8f, 2.4f, 0), k_tol);
+    CHECK_APPROX(r.normal, glm::vec3(-0.6f, -0.8f, 0), k_tol);
   }
   SUBCASE("Sphere - Sphere with only the radii overlapping") {
     const DistanceResult r = distance(Sphere{{0, 0, 0}, 1}, Sphere{{3, 0, 0}, 2.5f});
     CHECK(r.distance == 0.f);
     CHECK(r.overlapping());
-    CHECK_APPROX(r.normal, glm::vec3(-1, 0, 0), tol);    // still the direction between cores
-    CHECK_APPROX(r.point_a, glm::vec3(1, 0, 0), tol);    // A's deepest point along the normal
-    CHECK_APPROX(r.point_b, glm::vec3(0.5f, 0, 0), tol); // B's
+    CHECK_APPROX(r.normal, glm::vec3(-1, 0, 0), k_tol);    // still the direction between cores
+    CHECK_APPROX(r.point_a, glm::vec3(1, 0, 0), k_tol);    // A's deepest point along the normal
+    CHECK_APPROX(r.point_b, glm::vec3(0.5f, 0, 0), k_tol); // B's
   }
   SUBCASE("Capsule - Box, parallel above a face") {
     const Capsule c{{{-0.5f, 3, 0}, {0.5f, 3, 0}}, 0.5f};
     const DistanceResult r = distance(c, unit_box);
-    CHECK_APPROX(r.distance, 1.5f, tol);
-    CHECK_APPROX(r.point_a.y, 2.5f, tol);
-    CHECK_APPROX(r.point_b.y, 1.f, tol);
-    CHECK(std::abs(r.point_a.x) <= 0.5f + tol);
+    CHECK_APPROX(r.distance, 1.5f, k_tol);
+    CHECK_APPROX(r.point_a.y, 2.5f, k_tol);
+    CHECK_APPROX(r.point_b.y, 1.f, k_tol);
+    CHECK(std::abs(r.point_a.x) <= 0.5f + k_tol);
   }
   SUBCASE("Capsule - Sphere") {
     const Capsule c{{{0, 0, 0}, {0, 2, 0}}, 0.25f};
     const DistanceResult r = distance(c, Sphere{{3, 1, 0}, 0.75f});
-    CHECK_APPROX(r.distance, 2.f, tol);
-    CHECK_APPROX(r.point_a, glm::vec3(0.25f, 1, 0), tol);
-    CHECK_APPROX(r.point_b, glm::vec3(2.25f, 1, 0), tol);
+    CHECK_APPROX(r.distance, 2.f, k_tol);
+    CHECK_APPROX(r.point_a, glm::vec3(0.25f, 1, 0), k_tol);
+    CHECK_APPROX(r.point_b, glm::vec3(2.25f, 1, 0), k_tol);
   }
   SUBCASE("Cylinder - Point beside the side and above the cap") {
     const Cylinder cyl{1, 0.5f};
@@ -221,8 +221,8 @@ TEST_CASE("every shape type against an analytic answer") {
     const ConvexHull hull(cube);
     const Segment s{{-0.5f, 3.5f, -0.6f}, {3.5f, -0.5f, 0.6f}};
     const DistanceResult r = distance(s, hull);
-    CHECK_APPROX(r.distance, std::sqrt(0.5f), tol);
-    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 0), tol);
+    CHECK_APPROX(r.distance, std::sqrt(0.5f), k_tol);
+    CHECK_APPROX(r.point_b, glm::vec3(1, 1, 0), k_tol);
   }
   SUBCASE("Transformed box, rotated and far from the origin") {
     const glm::quat turn = glm::angleAxis(glm::quarter_pi<float>(), glm::vec3(0, 1, 0));
@@ -233,8 +233,8 @@ TEST_CASE("every shape type against an analytic answer") {
   }
   SUBCASE("Swept box and swept sphere") {
     const Swept box{unit_box, glm::vec3(5, 0, 0)};
-    CHECK_APPROX(distance(Point{{8, 0.5f, 0}}, box).distance, 2.f, tol);
-    CHECK_APPROX(distance(Point{{2.5f, 3, 0}}, box).distance, 2.f, tol);
+    CHECK_APPROX(distance(Point{{8, 0.5f, 0}}, box).distance, 2.f, k_tol);
+    CHECK_APPROX(distance(Point{{2.5f, 3, 0}}, box).distance, 2.f, k_tol);
     const Swept ball{Sphere{{0, 0, 0}, 1}, glm::vec3(0, 0, 4)};
     CHECK_APPROX(distance(Point{{3, 0, 2}}, ball).distance, 2.f, 1e-5f);
   }
@@ -246,7 +246,7 @@ TEST_CASE("statuses: iteration cap, invalid input, never NaN") {
     const DistanceResult r = distance(s, unit_box, DistanceSettings{.max_iterations = 1});
     CHECK(r.status == Status::max_iterations);
     CHECK(r.iterations == 1);
-    CHECK(r.distance >= std::sqrt(0.5f) - tol); // an upper bound
+    CHECK(r.distance >= std::sqrt(0.5f) - k_tol); // an upper bound
     const DistanceResult full = distance(s, unit_box);
     CHECK(full.status == Status::converged);
     CHECK(full.iterations < DistanceSettings{}.max_iterations);
@@ -296,7 +296,7 @@ TEST_CASE("warm start: same answers as a cold start, fewer iterations on a movin
     const DistanceResult warm = distance(s, hull, {}, &cache);
     CHECK(cache.valid);
     CHECK(warm.status == Status::converged);
-    CHECK_APPROX(warm.distance, cold.distance, tol);
+    CHECK_APPROX(warm.distance, cold.distance, k_tol);
     CHECK(warm.overlapping() == cold.overlapping());
     if (!cold.overlapping()) {
       CHECK_APPROX(warm.point_a - warm.point_b, cold.point_a - cold.point_b, 1e-5f);
@@ -310,7 +310,7 @@ TEST_CASE("warm start: same answers as a cold start, fewer iterations on a movin
     cache.indexed = false;
     const DistanceResult r = distance(Segment{{3, 0, 0}, {3, 1, 0}}, hull, {}, &cache);
     CHECK(r.status == Status::converged);
-    CHECK_APPROX(r.distance, 2.f, tol);
+    CHECK_APPROX(r.distance, 2.f, k_tol);
   }
   SUBCASE("repeated vertices in an indexed cache give the same answer") {
     // A zero-length segment makes (0, k) and (1, k) the same vertex of A - B, and a cache may
@@ -331,10 +331,10 @@ TEST_CASE("warm start: same answers as a cold start, fewer iterations on a movin
           cache.valid = true;
           const DistanceResult r = distance(s, hull, {}, &cache);
           CHECK(r.status == Status::converged);
-          CHECK_APPROX(r.distance, 2.f, tol);
-          CHECK_APPROX(r.point_a, p, tol);
-          CHECK_APPROX(r.point_b, glm::vec3(1.f, 0.5f, 0.2f), tol);
-          CHECK_APPROX(r.normal, glm::vec3(1.f, 0.f, 0.f), tol);
+          CHECK_APPROX(r.distance, 2.f, k_tol);
+          CHECK_APPROX(r.point_a, p, k_tol);
+          CHECK_APPROX(r.point_b, glm::vec3(1.f, 0.5f, 0.2f), k_tol);
+          CHECK_APPROX(r.normal, glm::vec3(1.f, 0.f, 0.f), k_tol);
           CHECK(cache.count >= 1);
         }
       }
@@ -347,7 +347,7 @@ TEST_CASE("warm start: same answers as a cold start, fewer iterations on a movin
     cache.count = 4;
     const DistanceResult r = distance(Segment{{3, 0, 0}, {3, 1, 0}}, hull, {}, &cache);
     CHECK(r.status == Status::converged);
-    CHECK_APPROX(r.distance, 2.f, tol);
+    CHECK_APPROX(r.distance, 2.f, k_tol);
   }
 }
 
@@ -371,7 +371,7 @@ TEST_CASE("warm start by vertex index: a cache from another hull or another shap
     CHECK_FALSE(cache.indexed);
     for (const auto& [cold, warm] : {std::pair{cold_a, warm_a}, std::pair{cold_b, warm_b}, std::pair{cold_m, warm_m}}) {
       CHECK(warm.status == Status::converged);
-      CHECK_APPROX(warm.distance, cold.distance, tol);
+      CHECK_APPROX(warm.distance, cold.distance, k_tol);
       CHECK(warm.overlapping() == cold.overlapping());
     }
   }

@@ -15,8 +15,8 @@ using glide::test::bumpy_field;
 using glide::test::field_from;
 
 namespace {
-constexpr float nan_f = std::numeric_limits<float>::quiet_NaN();
-constexpr float inf_f = std::numeric_limits<float>::infinity();
+constexpr float k_nan = std::numeric_limits<float>::quiet_NaN();
+constexpr float k_inf = std::numeric_limits<float>::infinity();
 
 bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
@@ -26,11 +26,11 @@ struct Plane {
   double height(double x, double z) const { return a * x + b * z + c; }
   glm::vec3 normal() const { return glm::vec3(glm::normalize(glm::dvec3(-a, 1, -b))); }
 };
-constexpr glm::vec2 plane_cell{2.f, 1.5f};
-constexpr glm::vec3 plane_origin{-3.f, 0.f, -5.f};
-constexpr int plane_rows = 9, plane_columns = 13; // x in [-3, 21], z in [-5, 7]
+constexpr glm::vec2 k_plane_cell{2.f, 1.5f};
+constexpr glm::vec3 k_plane_origin{-3.f, 0.f, -5.f};
+constexpr int k_plane_rows = 9, k_plane_columns = 13; // x in [-3, 21], z in [-5, 7]
 Heightfield plane_field(const Plane& p) {
-  return field_from(plane_rows, plane_columns, plane_cell, plane_origin,
+  return field_from(k_plane_rows, k_plane_columns, k_plane_cell, k_plane_origin,
                     [&](double x, double z) { return p.height(x, z); });
 }
 const Plane planes[] = {{0, 0, 1.25}, {0.25, -0.5, 3}, {-1.5, 0.75, -2}, {3, 2, 0.5}};
@@ -158,7 +158,7 @@ TEST_CASE("holes: sample() is outside there, rays fall through, triangles_in ski
 
 TEST_CASE("non-finite query input gives finite output, inside = false, no hit") {
   const Heightfield field = bumpy_field(6, 6, glm::vec2(1.f), glm::vec3(0.f), 2.f);
-  for (const float bad : {nan_f, inf_f, -inf_f}) {
+  for (const float bad : {k_nan, k_inf, -k_inf}) {
     CHECK(std::isfinite(field.height_at(bad, 1.f)));
     CHECK(std::isfinite(field.height_at(1.f, bad)));
     CHECK(finite(field.normal_at(bad, bad)));
@@ -168,10 +168,10 @@ TEST_CASE("non-finite query input gives finite output, inside = false, no hit") 
     CHECK_FALSE(field.raycast({bad, 5.f, 2.f}, {0.f, -1.f, 0.f}, 10.f).hit);
     CHECK_FALSE(field.raycast({2.f, 5.f, 2.f}, {0.f, bad, 0.f}, 10.f).hit);
   }
-  CHECK_FALSE(field.raycast({2.f, 5.f, 2.f}, {0.f, -1.f, 0.f}, nan_f).hit);
+  CHECK_FALSE(field.raycast({2.f, 5.f, 2.f}, {0.f, -1.f, 0.f}, k_nan).hit);
   CHECK_FALSE(field.raycast({2.f, 5.f, 2.f}, {0.f, -1.f, 0.f}, -1.f).hit);
   CHECK_FALSE(field.raycast({2.f, 5.f, 2.f}, {0.f, 0.f, 0.f}, 10.f).hit);
-  CHECK(field.raycast({2.f, 5.f, 2.f}, {0.f, -1.f, 0.f}, inf_f).hit);
+  CHECK(field.raycast({2.f, 5.f, 2.f}, {0.f, -1.f, 0.f}, k_inf).hit);
 }
 
 TEST_CASE("the constructor rejects bad input with a message naming the problem") {
@@ -180,14 +180,14 @@ TEST_CASE("the constructor rejects bad input with a message naming the problem")
                        glide::Error);
   CHECK_THROWS_AS(Heightfield({.rows = 2, .columns = 2, .heights = std::vector<float>(3)}), glide::Error);
   CHECK_THROWS_AS(Heightfield({.rows = 2, .columns = 2, .heights = four, .cell_size = {0.f, 1.f}}), glide::Error);
-  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = four, .cell_size = {1.f, nan_f}}),
+  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = four, .cell_size = {1.f, k_nan}}),
                        doctest::Contains("cell_size"), glide::Error);
-  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = four, .origin = glm::vec3(inf_f)}),
+  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = four, .origin = glm::vec3(k_inf)}),
                        doctest::Contains("origin"), glide::Error);
-  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = four, .height_scale = nan_f}),
+  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = four, .height_scale = k_nan}),
                        doctest::Contains("height_scale"), glide::Error);
   CHECK_THROWS_AS(Heightfield({.rows = 2, .columns = 16386, .heights = std::vector<float>(2 * 16386)}), glide::Error);
-  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = {0.f, 1.f, nan_f, 0.f}}),
+  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = {0.f, 1.f, k_nan, 0.f}}),
                        doctest::Contains("sample (row 1, column 0)"), glide::Error);
   CHECK_THROWS_AS(Heightfield({.rows = 2, .columns = 2, .heights = {0.f, 1.f, 0.f, 3e38f}, .height_scale = 10.f}),
                   glide::Error);
@@ -331,7 +331,7 @@ TEST_CASE("triangles_in reports every triangle that overlaps the box") {
   CHECK(none({{2.f, 2.5f, 0.f}, {4.f, 3.f, 2.f}}));
   CHECK(none({{2.f, -3.f, 0.f}, {4.f, -0.1f, 2.f}}));
   CHECK(none(glide::gjk::Aabb{}));
-  CHECK(none({{nan_f, 0.f, 0.f}, {4.f, 1.f, 2.f}}));
+  CHECK(none({{k_nan, 0.f, 0.f}, {4.f, 1.f, 2.f}}));
 }
 
 TEST_CASE("raycast across many 16 x 16 blocks of very different heights agrees with the oracle") {

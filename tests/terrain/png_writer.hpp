@@ -31,13 +31,13 @@ inline void put_chunk(std::vector<unsigned char>& out, const char* type, const s
 }
 
 /// PNG bytes for `rows` scanlines of `row_bytes` raw bytes each (filter 0 prepended here).
-inline std::vector<unsigned char> png_bytes(int columns, int rows, int bit_depth, int colour_type,
+inline std::vector<unsigned char> png_bytes(int columns, int rows, int bit_depth, int color_type,
                                             const std::vector<unsigned char>& raster, std::size_t row_bytes) {
   std::vector<unsigned char> out{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   std::vector<unsigned char> ihdr;
   put_u32(ihdr, static_cast<std::uint32_t>(columns));
   put_u32(ihdr, static_cast<std::uint32_t>(rows));
-  ihdr.insert(ihdr.end(), {static_cast<unsigned char>(bit_depth), static_cast<unsigned char>(colour_type), 0, 0, 0});
+  ihdr.insert(ihdr.end(), {static_cast<unsigned char>(bit_depth), static_cast<unsigned char>(color_type), 0, 0, 0});
   put_chunk(out, "IHDR", ihdr);
   // Each scanline starts with filter type 0 (none).
   std::vector<unsigned char> filtered(static_cast<std::size_t>(rows) * (row_bytes + 1), 0);

@@ -17,7 +17,7 @@
 #pragma GCC diagnostic pop
 #endif
 
-#include "colors.hpp" // the viewer's colours
+#include "colors.hpp" // the viewer's colors
 
 #include <algorithm>
 #include <cmath>
@@ -45,7 +45,7 @@ struct Image {
   }
 };
 
-// A lit surface of base colour c shows k * c with k in [0.45, 1] (viewer's half-Lambert).
+// A lit surface of base color c shows k * c with k in [0.45, 1] (viewer's half-Lambert).
 // Matches when some k in [0.35, 1.05] brings the pixel within `tolerance` (0..255 units).
 bool shaded(const Rgb& p, const glm::vec3& base, double tolerance = 18.0) {
   const Rgb c{base.r * 255.0, base.g * 255.0, base.b * 255.0};
@@ -91,25 +91,25 @@ int run_checks(const Image& img, bool verbose) {
   const double deviation = std::sqrt(std::max(0.0, sum2 / static_cast<double>(n) - mean * mean));
   check(deviation > 20.0, "not blank: luminance standard deviation > 20", deviation);
 
-  using glide::viewer::capsule_color;
-  const auto sky = [](Rgb p) { return exact(p, glide::viewer::sky_color); };
+  using glide::viewer::k_capsule_color;
+  const auto sky = [](Rgb p) { return exact(p, glide::viewer::k_sky_color); };
   const auto level = [](Rgb p) {
-    return shaded(p, glide::viewer::walkable_color) || shaded(p, glide::viewer::wall_color) ||
-           shaded(p, glide::viewer::terrain_color);
+    return shaded(p, glide::viewer::k_walkable_color) || shaded(p, glide::viewer::k_wall_color) ||
+           shaded(p, glide::viewer::k_terrain_color);
   };
-  const auto capsule = [](Rgb p) { return shaded(p, capsule_color); };
+  const auto capsule = [](Rgb p) { return shaded(p, k_capsule_color); };
   // The camera looks down on the character: sky in the top band, the level in the bottom one
   // (between the panels).
   const double sky_top = fraction(img, 0.3, 0.0, 0.75, 0.2, sky);
-  check(sky_top > 0.2, "sky colour in the top band (fraction)", sky_top);
+  check(sky_top > 0.2, "sky color in the top band (fraction)", sky_top);
   const double level_bottom = fraction(img, 0.3, 0.85, 0.75, 1.0, level);
-  check(level_bottom > 0.5, "level colours in the bottom band (fraction)", level_bottom);
+  check(level_bottom > 0.5, "level colors in the bottom band (fraction)", level_bottom);
   // The third-person camera keeps the capsule in the middle of the picture.
   const double capsule_centre = fraction(img, 0.42, 0.35, 0.58, 0.75, capsule);
-  check(capsule_centre > 0.05, "capsule colour near the centre (fraction)", capsule_centre);
+  check(capsule_centre > 0.05, "capsule color near the centre (fraction)", capsule_centre);
   const double capsule_edges =
       fraction(img, 0.3, 0.0, 0.75, 0.2, capsule) + fraction(img, 0.3, 0.85, 0.75, 1.0, capsule);
-  check(capsule_edges < 0.01, "no capsule colour in the top and bottom bands (fraction)", capsule_edges);
+  check(capsule_edges < 0.01, "no capsule color in the top and bottom bands (fraction)", capsule_edges);
 
   // Panels: ImGui's dark window background with light text, top left (tuning) and top right
   // (stats).
@@ -137,23 +137,23 @@ int self_test(const Image& shot) {
   };
   Image blank = shot;
   for (int y = 0; y < blank.height; ++y)
-    for (int x = 0; x < blank.width; ++x) blank.set(x, y, sky_color);
+    for (int x = 0; x < blank.width; ++x) blank.set(x, y, k_sky_color);
   expect_rejected("of only sky", blank);
 
   Image no_capsule = shot;
   for (int y = 0; y < shot.height; ++y)
     for (int x = 0; x < shot.width; ++x)
-      if (shaded(shot.at(x, y), capsule_color)) no_capsule.set(x, y, walkable_color);
+      if (shaded(shot.at(x, y), k_capsule_color)) no_capsule.set(x, y, k_walkable_color);
   expect_rejected("without the capsule", no_capsule);
 
   Image no_panel = shot;
   for (int y = 0; y < shot.height * 8 / 10; ++y)
-    for (int x = 0; x < shot.width * 27 / 100; ++x) no_panel.set(x, y, walkable_color);
+    for (int x = 0; x < shot.width * 27 / 100; ++x) no_panel.set(x, y, k_walkable_color);
   expect_rejected("without the tuning panel", no_panel);
 
   Image no_level = shot;
   for (int y = shot.height * 85 / 100; y < shot.height; ++y)
-    for (int x = 0; x < shot.width; ++x) no_level.set(x, y, sky_color);
+    for (int x = 0; x < shot.width; ++x) no_level.set(x, y, k_sky_color);
   expect_rejected("without the level below the character", no_level);
   return wrong;
 }

@@ -25,7 +25,7 @@ using namespace glide::viewer;
 
 TEST_CASE("capsule mesh: every vertex on the capsule surface, feet at the origin") {
   const float radius = 0.4f, height = 1.7f;
-  const TriangleMesh mesh = capsule_mesh(radius, height, capsule_color);
+  const TriangleMesh mesh = capsule_mesh(radius, height, k_capsule_color);
   REQUIRE(mesh.size() % 3 == 0);
   REQUIRE(!mesh.empty());
   float low = 1e9f, high = -1e9f;
@@ -50,16 +50,16 @@ TEST_CASE("level mesh: every hull face of the built-in level, tops walkable and 
   const TriangleMesh mesh = level_mesh(level.world, glm::radians(50.f));
   CHECK(mesh.size() == 3 * faces);
   for (std::size_t i = 0; i < mesh.size(); i += 3) {
-    // Flat shaded: the three vertices share the face normal, and the colour follows its slope.
+    // Flat shaded: the three vertices share the face normal, and the color follows its slope.
     const glm::vec3 n = mesh[i].normal;
     CHECK(mesh[i + 1].normal == n);
     const bool walkable = n.y >= std::cos(glm::radians(50.f));
-    CHECK(mesh[i].color == (walkable ? walkable_color : wall_color));
+    CHECK(mesh[i].color == (walkable ? k_walkable_color : k_wall_color));
   }
   // Under a 0 degree limit only exactly level faces stay walkable: the 30 degree ramp is a wall.
   const TriangleMesh strict = level_mesh(level.world, 0.f);
   const auto walkable = [](const TriangleMesh& m) {
-    return std::count_if(m.begin(), m.end(), [](const MeshVertex& v) { return v.color == walkable_color; });
+    return std::count_if(m.begin(), m.end(), [](const MeshVertex& v) { return v.color == k_walkable_color; });
   };
   CHECK(walkable(strict) < walkable(mesh));
 }

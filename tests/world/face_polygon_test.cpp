@@ -152,7 +152,7 @@ TEST_CASE("FacePolygon along a wall reports the contact nearest the segment's b 
   CHECK(FacePolygon(wall.hull, wall.transform, glm::normalize(glm::vec3(-1, 1, 0)), {0.5f, 1.f, 0.f}).empty());
 }
 
-TEST_CASE("FacePolygon keeps faces of up to max_edges edges") {
+TEST_CASE("FacePolygon keeps faces of up to k_max_edges edges") {
   const auto prism = [](int sides) {
     std::vector<glm::vec3> points;
     for (int i = 0; i < sides; ++i) {

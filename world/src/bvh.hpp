@@ -41,17 +41,17 @@ struct CacheLineAllocator {
   struct rebind {
     using other = CacheLineAllocator<U, Huge>;
   };
-  static constexpr std::align_val_t alignment{64};
+  static constexpr std::align_val_t k_alignment{64};
   CacheLineAllocator() = default;
   template <class U>
   CacheLineAllocator(const CacheLineAllocator<U, Huge>&) {}
   T* allocate(std::size_t n) {
     if constexpr (Huge) return static_cast<T*>(allocate_query_storage(n * sizeof(T)));
-    return static_cast<T*>(::operator new(n * sizeof(T), alignment));
+    return static_cast<T*>(::operator new(n * sizeof(T), k_alignment));
   }
   void deallocate(T* p, std::size_t n) {
     if constexpr (Huge) return free_query_storage(p, n * sizeof(T));
-    ::operator delete(p, alignment);
+    ::operator delete(p, k_alignment);
   }
   friend bool operator==(const CacheLineAllocator&, const CacheLineAllocator&) { return true; }
 };

@@ -44,7 +44,7 @@ FacePolygon::FacePolygon(const gjk::ConvexHull& hull, const gjk::Transform& tran
         return &h != &g && coplanar(*face, h) && has_edge(h, to, from);
       });
       if (inner) continue;
-      if (edge_count_ == max_edges) {
+      if (edge_count_ == k_max_edges) {
         edge_count_ = 0;
         return;
       }

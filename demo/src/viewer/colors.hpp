@@ -4,11 +4,11 @@
 
 namespace glide::viewer {
 
-// Colours the screenshot test looks for (tests/viewer/check_screenshot.cpp).
-inline constexpr glm::vec3 sky_color{0.55f, 0.70f, 0.88f};
-inline constexpr glm::vec3 capsule_color{0.95f, 0.15f, 0.75f};
-inline constexpr glm::vec3 walkable_color{0.45f, 0.62f, 0.38f};
-inline constexpr glm::vec3 wall_color{0.80f, 0.55f, 0.30f};
-inline constexpr glm::vec3 terrain_color{0.40f, 0.58f, 0.30f};
+// Colors the screenshot test looks for (tests/viewer/check_screenshot.cpp).
+inline constexpr glm::vec3 k_sky_color{0.55f, 0.70f, 0.88f};
+inline constexpr glm::vec3 k_capsule_color{0.95f, 0.15f, 0.75f};
+inline constexpr glm::vec3 k_walkable_color{0.45f, 0.62f, 0.38f};
+inline constexpr glm::vec3 k_wall_color{0.80f, 0.55f, 0.30f};
+inline constexpr glm::vec3 k_terrain_color{0.40f, 0.58f, 0.30f};
 
 } // namespace glide::viewer

@@ -55,7 +55,7 @@ TriangleMesh level_mesh(const World& world, float max_slope) {
     for (const auto& face : world.hull(id).faces()) {
       const glm::vec3 a = vertices[face.vertices[0]], b = vertices[face.vertices[1]], c = vertices[face.vertices[2]];
       const glm::vec3 n = glm::normalize(glm::cross(b - a, c - a));
-      add_triangle(mesh, a, b, c, n.y >= walkable_cos ? walkable_color : wall_color);
+      add_triangle(mesh, a, b, c, n.y >= walkable_cos ? k_walkable_color : k_wall_color);
     }
   }
   if (const Heightfield* terrain = world.terrain()) {
@@ -68,8 +68,8 @@ TriangleMesh level_mesh(const World& world, float max_slope) {
         const glm::vec3 p00 = terrain->vertex(r, c), p01 = terrain->vertex(r, c1);
         const glm::vec3 p10 = terrain->vertex(r1, c), p11 = terrain->vertex(r1, c1);
         // Same split as Heightfield::cell_triangles, wound so the normal points up.
-        add_triangle(mesh, p00, p11, p01, terrain_color);
-        add_triangle(mesh, p00, p10, p11, terrain_color);
+        add_triangle(mesh, p00, p11, p01, k_terrain_color);
+        add_triangle(mesh, p00, p10, p11, k_terrain_color);
       }
     }
   }

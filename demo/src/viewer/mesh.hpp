@@ -20,7 +20,7 @@ struct MeshVertex {
 using TriangleMesh = std::vector<MeshVertex>;
 
 /// Every piece's hull faces placed in the world and the terrain's triangles, flat shaded.
-/// Faces no steeper than `max_slope` (radians) are coloured walkable, the rest as walls.
+/// Faces no steeper than `max_slope` (radians) are colored walkable, the rest as walls.
 /// Terrains larger than 256 cells a side are drawn at a coarser stride.
 TriangleMesh level_mesh(const World& world, float max_slope);
 

@@ -140,13 +140,13 @@ void Renderer::upload(Mesh& mesh, const TriangleMesh& vertices) {
 
 void Renderer::set_level(const TriangleMesh& mesh) { upload(level_, mesh); }
 void Renderer::set_capsule(float radius, float height) {
-  upload(capsule_, capsule_mesh(radius, height, capsule_color));
+  upload(capsule_, capsule_mesh(radius, height, k_capsule_color));
 }
 
 void Renderer::begin(int width, int height, const glm::mat4& view_projection) {
   view_projection_ = view_projection;
   glViewport(0, 0, width, height);
-  glClearColor(sky_color.r, sky_color.g, sky_color.b, 1.f);
+  glClearColor(k_sky_color.r, k_sky_color.g, k_sky_color.b, 1.f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   glEnable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE); // flat hulls and terrain are seen from both sides

@@ -27,7 +27,7 @@ public:
   void set_level(const TriangleMesh& mesh);
   void set_capsule(float radius, float height);
 
-  /// Clears to the sky colour and sets the camera for the draws that follow.
+  /// Clears to the sky color and sets the camera for the draws that follow.
   void begin(int width, int height, const glm::mat4& view_projection);
   void draw_level();
   void draw_capsule(const glm::vec3& feet);

@@ -27,7 +27,7 @@
 namespace glide::viewer {
 namespace {
 
-constexpr float autopilot_dt = 1.f / 60.f; // fixed step: scripted runs draw the same frames
+constexpr float k_autopilot_dt = 1.f / 60.f; // fixed step: scripted runs draw the same frames
 
 // Case names unique across runs of the viewer, so a new recording never replaces an older one.
 std::string case_name(int count) {
@@ -57,7 +57,7 @@ public:
       const auto now = std::chrono::steady_clock::now();
       const float real_dt = std::chrono::duration<float>(now - last).count();
       last = now;
-      const float dt = options_.autopilot ? autopilot_dt : std::clamp(real_dt, 1e-3f, 0.05f);
+      const float dt = options_.autopilot ? k_autopilot_dt : std::clamp(real_dt, 1e-3f, 0.05f);
 
       const ImGuiIO& io = ImGui::GetIO();
       FrameInput in = input_.poll(window_.handle(), io.WantCaptureKeyboard, io.WantCaptureMouse);

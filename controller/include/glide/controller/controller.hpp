@@ -46,14 +46,14 @@ struct CollisionFlags {
 
 /// The outcome of one Controller::move.
 struct MoveResult {
-  static constexpr int max_hits = 16;
+  static constexpr int k_max_hits = 16;
 
   glm::vec3 position{0.f};     ///< feet after the move (m)
   glm::vec3 displacement{0.f}; ///< position change this move, recovery included (m)
   glm::vec3 velocity{0.f};     ///< the requested velocity less what contacts took; feed it back (m/s)
   GroundInfo ground;
   CollisionFlags flags;
-  std::array<ControllerHit, max_hits> hits{}; ///< first hit_count entries: this move's contacts in order
+  std::array<ControllerHit, k_max_hits> hits{}; ///< first hit_count entries: this move's contacts in order
   int hit_count = 0;
   float recovered = 0.f; ///< distance pushed out of overlapping geometry (m)
 };

@@ -34,8 +34,8 @@ struct TerrainRayHit {
 ///   x = origin.x + c * cell_size.x,  z = origin.z + r * cell_size.y,
 ///   y = origin.y + height_offset + height_scale * heights[r * columns + c].
 struct HeightfieldDef {
-  int rows = 0;    ///< samples along z (count, in [2, Heightfield::max_dimension])
-  int columns = 0; ///< samples along x (count, in [2, Heightfield::max_dimension])
+  int rows = 0;    ///< samples along z (count, in [2, Heightfield::k_max_dimension])
+  int columns = 0; ///< samples along x (count, in [2, Heightfield::k_max_dimension])
   /// rows * columns raw heights, row-major: row r along +z, column c along +x (units of
   /// height_scale; finite, and within 1e9 m once scaled and offset).
   std::vector<float> heights;
@@ -56,10 +56,10 @@ struct HeightfieldDef {
 /// equals bilinear interpolation.
 class Heightfield {
 public:
-  static constexpr int max_dimension = 16385; ///< most samples per side (rows or columns)
-  static constexpr int block_cells = 16;      ///< cells per side of a bounds block
+  static constexpr int k_max_dimension = 16385; ///< most samples per side (rows or columns)
+  static constexpr int k_block_cells = 16;      ///< cells per side of a bounds block
 
-  /// Throws glide::Error for fewer than 2 x 2 or more than max_dimension samples per side, a
+  /// Throws glide::Error for fewer than 2 x 2 or more than k_max_dimension samples per side, a
   /// size mismatch, a non-positive cell size, or non-finite values, naming the field.
   explicit Heightfield(HeightfieldDef def);
 
@@ -122,8 +122,9 @@ private:
   };
   CellRange cells_overlapping(const gjk::Aabb& box) const;
   bool block_overlaps_height(int cell_row, int cell_column, float y_min, float y_max) const {
-    const std::size_t b = static_cast<std::size_t>(cell_row / block_cells) * static_cast<std::size_t>(block_columns_) +
-                          static_cast<std::size_t>(cell_column / block_cells);
+    const std::size_t b =
+        static_cast<std::size_t>(cell_row / k_block_cells) * static_cast<std::size_t>(block_columns_) +
+        static_cast<std::size_t>(cell_column / k_block_cells);
     return block_bounds_[2 * b] <= y_max && y_min <= block_bounds_[2 * b + 1];
   }
   float at(int row, int column) const {

@@ -20,7 +20,7 @@ struct HeightfieldLoadSettings {
 };
 
 /// Loads a heightmap; the format comes from the file's content, or its extension for raw:
-/// - PNG, 8- or 16-bit grayscale (colour type 0): sample / 255 or / 65535;
+/// - PNG, 8- or 16-bit grayscale (color type 0): sample / 255 or / 65535;
 /// - PGM, P2 (ASCII) or P5 (binary, 1 byte per sample for maxval < 256, else 2, big-endian):
 ///   sample / maxval;
 /// - `.raw`, `.r32` or `.f32`: little-endian float32, raw_rows x raw_columns, used as is.

@@ -19,12 +19,12 @@ namespace glide {
 /// its projection are the closest pair, exactly.
 class FacePolygon {
 public:
-  static constexpr int max_edges = 8; ///< larger faces are not kept (count)
+  static constexpr int k_max_edges = 8; ///< larger faces are not kept (count)
 
   FacePolygon() = default;
   /// The face of `hull` (placed by `transform`) with outward normal `normal` (world, unit)
   /// whose interior holds `point` (world, on the face); empty when there is none (the point
-  /// is on an edge or a vertex) or the face has more than max_edges edges.
+  /// is on an edge or a vertex) or the face has more than k_max_edges edges.
   FacePolygon(const gjk::ConvexHull& hull, const gjk::Transform& transform, const glm::vec3& normal,
               const glm::vec3& point);
 
@@ -63,7 +63,7 @@ private:
   float offset_ = 0.f;    ///< plane: dot(normal_, x) = offset_ (m)
   int edge_count_ = 0;
   /// Per rim edge, in the plane: xyz points inward, w is the limit with the margin included.
-  std::array<glm::vec4, max_edges> rim_{};
+  std::array<glm::vec4, k_max_edges> rim_{};
 };
 
 } // namespace glide
