@@ -3,6 +3,7 @@
 // pieces. Each benchmark iteration is a whole run; per-move times are taken with
 // steady_clock around move() only and reported as counters (us).
 #include <glide/controller/controller.hpp>
+#include <glide/controller/player_step.hpp>
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/world/world.hpp>
 
@@ -46,7 +47,7 @@ struct Walker {
   std::array<glm::vec3, 4> loop;
   int target = 0;
   int frames_on_target = 0;
-  float vertical = 0.f;
+  glide::PlayerStep player;
 
   Walker(const glide::World& world, const glm::vec3& center, float size)
       : controller(world, {}, center + glm::vec3(0, 0.5f, 0)), loop{center + glm::vec3(size, 0, size),
@@ -56,7 +57,7 @@ struct Walker {
 
   int frames_in_contact = 0; ///< frames whose move hit something besides the ground
 
-  /// One frame; returns the time spent in Controller::move (us).
+  /// One frame; returns the time spent in PlayerStep::step, the move with gravity (us).
   double step() {
     glm::vec3 to = loop[static_cast<std::size_t>(target)] - controller.position();
     to.y = 0.f;
@@ -66,12 +67,9 @@ struct Walker {
     }
     const float length = glm::length(to);
     const glm::vec3 walk = length > 1e-3f ? to * (3.f / length) : glm::vec3(0.f);
-    if (controller.ground().state == glide::GroundState::on_ground && vertical <= 0.f) vertical = 0.f;
-    vertical -= 9.81f * k_dt;
     const auto start = std::chrono::steady_clock::now();
-    const glide::MoveResult r = controller.move(walk + glm::vec3(0, vertical, 0), k_dt);
+    const glide::MoveResult r = player.step(controller, {.velocity = walk}, k_dt);
     const auto end = std::chrono::steady_clock::now();
-    vertical = r.velocity.y;
     frames_in_contact += r.flags.sides || r.flags.above;
     return std::chrono::duration<double, std::micro>(end - start).count();
   }

@@ -1,5 +1,5 @@
 // The machine's load-to-use latency by working-set size: a dependent chase through one 64-byte
-// line per step, in random order, over a buffer allocated as the BVH allocates its storage.
+// line per step, in random order, over a buffer in huge pages as the BVH's large storage is.
 // It tells which cache level the world's 100k-piece data lives in on the machine at hand, so
 // the sweep benchmarks' growth with level size can be read against it.
 
@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <numeric>
@@ -22,32 +23,33 @@ namespace {
 constexpr std::size_t k_line = 64;
 constexpr std::size_t k_huge_page = std::size_t{2} << 20;
 
-// What the BVH's node and leaf storage gets (world/src/bvh.cpp): 64-byte aligned, and from
-// 2 MB up rounded to whole 2 MB pages, aligned to 2 MB and advised to use transparent huge
-// pages before first use.
-std::size_t storage_size(std::size_t bytes) {
-  return bytes >= k_huge_page ? (bytes + k_huge_page - 1) / k_huge_page * k_huge_page : bytes;
-}
-
-void* allocate_storage(std::size_t bytes) {
-  const std::size_t size = storage_size(bytes);
-  if (size < k_huge_page) return ::operator new (size, std::align_val_t{k_line});
-  void* p = ::operator new (size, std::align_val_t{k_huge_page});
+// A buffer of whole 2 MB pages, 2 MB aligned and advised to use transparent huge pages before
+// first use: what the BVH's node and leaf storage gets from 2 MB up (world/src/bvh.cpp).
+class HugePageBuffer {
+public:
+  explicit HugePageBuffer(std::size_t bytes)
+      : size_((bytes + k_huge_page - 1) / k_huge_page * k_huge_page),
+        data_(static_cast<unsigned char*>(std::aligned_alloc(k_huge_page, size_))) {
+    if (!data_) throw std::bad_alloc();
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  madvise(p, size, MADV_HUGEPAGE); // advice only: without huge pages the chase still runs
+    madvise(data_, size_, MADV_HUGEPAGE); // advice only: without huge pages the chase still runs
 #endif
-  return p;
-}
+  }
+  ~HugePageBuffer() { std::free(data_); }
+  HugePageBuffer(const HugePageBuffer&) = delete;
+  HugePageBuffer& operator=(const HugePageBuffer&) = delete;
+  unsigned char* data() const { return data_; }
 
-void free_storage(void* p, std::size_t bytes) {
-  const std::size_t size = storage_size(bytes);
-  ::operator delete (p, size < k_huge_page ? std::align_val_t{k_line} : std::align_val_t{k_huge_page});
-}
+private:
+  std::size_t size_;
+  unsigned char* data_;
+};
 
 void pointer_chase(benchmark::State& state) {
   const std::size_t bytes = static_cast<std::size_t>(state.range(0)) << 20;
   const std::size_t lines = bytes / k_line;
-  auto* storage = static_cast<unsigned char*>(allocate_storage(bytes));
+  const HugePageBuffer buffer(bytes);
+  unsigned char* const storage = buffer.data();
   // One cycle through every line, in random order: each step's address is the last load's value.
   std::vector<std::size_t> order(lines);
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -64,7 +66,6 @@ void pointer_chase(benchmark::State& state) {
   }
   state.counters["ns_per_line"] = benchmark::Counter(static_cast<double>(state.iterations()) * 1024.0,
                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  free_storage(storage, bytes);
 }
 
 } // namespace
