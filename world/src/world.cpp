@@ -74,7 +74,7 @@ PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceIn
                 "with ConvexHull::box, wedge or cylinder");
   validate(transform);
   if (pieces_.size() >= ~0u - 1u) throw Error("World: too many pieces");
-  Piece p{std::move(hull), transform, info, {}, {}, true};
+  Piece p{std::move(hull), transform, info, {}, {}, {transform, transform, {}, {}, 0.f, 0}, true};
   place(p.hull, p.transform, p.world_vertices, p.bounds);
   pieces_.push_back(std::move(p));
   ++live_count_;
@@ -96,9 +96,35 @@ void World::set_piece_transform(PieceId id, gjk::Transform transform) {
   validate(transform);
   Piece& p = piece(id);
   p.transform = transform;
+  p.motion = {transform, transform, {}, {}, 0.f, next_revision()};
   place(p.hull, p.transform, p.world_vertices, p.bounds);
   bvh_dirty_ = true;
   revision_ = next_revision();
+}
+
+void World::move_piece(PieceId id, const gjk::Transform& pose, float dt) {
+  validate(pose);
+  if (!(dt > 0.f && std::isfinite(dt)))
+    throw Error("World::move_piece: dt must be positive and finite, got " + std::to_string(dt));
+  Piece& p = piece(id);
+  PieceMotion m{p.transform, pose, (pose.translation - p.transform.translation) / dt, {}, dt, next_revision()};
+  // The turn from the old pose to the new, as an axis and an angle of at most half a turn.
+  glm::quat turn = pose.rotation * glm::conjugate(p.transform.rotation);
+  if (turn.w < 0.f) turn = -turn;
+  const glm::vec3 axis(turn.x, turn.y, turn.z);
+  const float sine = glm::length(axis);
+  if (sine > 0.f) m.angular = axis * (2.f * std::atan2(sine, turn.w) / (sine * dt));
+  p.transform = pose;
+  p.motion = m;
+  place(p.hull, p.transform, p.world_vertices, p.bounds);
+  bvh_dirty_ = true;
+  revision_ = next_revision();
+}
+
+const PieceMotion& World::motion(PieceId id) const { return piece(id).motion; }
+
+glm::vec3 World::point_velocity(PieceId id, const glm::vec3& point) const {
+  return piece(id).motion.velocity_at(point);
 }
 
 bool World::contains(PieceId id) const { return id.value < pieces_.size() && pieces_[id.value].alive; }

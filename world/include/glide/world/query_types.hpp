@@ -1,5 +1,8 @@
 #pragma once
 
+#include <glide/gjk/shapes.hpp>
+
+#include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
 #include <cstdint>
@@ -82,6 +85,23 @@ struct RayHit {
   glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit, surface normal facing the ray origin
   HitTarget target = HitTarget::none;
   PieceId piece; ///< valid when target == HitTarget::piece
+};
+
+/// How a kinematic piece moved over its last World::move_piece: from one pose to the next in
+/// dt seconds. A still motion (from == to, zero velocities) for a piece that has not moved.
+struct PieceMotion {
+  gjk::Transform from;      ///< pose before the move
+  gjk::Transform to;        ///< pose after it: the piece's transform
+  glm::vec3 linear{0.f};    ///< velocity of the piece's origin (m/s)
+  glm::vec3 angular{0.f};   ///< angular velocity: axis times rate (rad/s, world)
+  float dt = 0.f;           ///< duration of the move (s); 0 for a piece that has not moved
+  std::uint64_t serial = 0; ///< new with every move or re-placement, unique across worlds:
+                            ///< a carry is applied once per move
+
+  /// Where the move took a point that moved with the piece (m, world).
+  glm::vec3 carry(const glm::vec3& point) const { return to.apply(from.apply_inverse(point)); }
+  /// Velocity of the piece's point at `point` (m/s).
+  glm::vec3 velocity_at(const glm::vec3& point) const { return linear + glm::cross(angular, point - to.translation); }
 };
 
 } // namespace glide

@@ -58,8 +58,21 @@ public:
   PieceId add_piece(gjk::ConvexHull hull, gjk::Transform transform = {}, PieceInfo info = {});
   /// Removes a piece; throws glide::Error for an unknown or removed id.
   void remove_piece(PieceId id);
-  /// Moves a piece (room for moving platforms: today the hierarchy is rebuilt lazily).
+  /// Re-places a piece at once, as a teleport: no velocity, so nothing standing on it is
+  /// carried. Throws glide::Error for an unknown id or an invalid transform.
   void set_piece_transform(PieceId id, gjk::Transform transform);
+
+  /// Moves a kinematic piece (a platform, a lift, a door) to `pose`, which it reaches over the
+  /// coming frame of `dt` seconds: its linear and angular velocity follow from the change, and
+  /// a character standing on it is carried by the same change on its next move. Call it for
+  /// every moving piece first, then move the characters (docs/controller.md, "Moving pieces").
+  /// Throws glide::Error for an unknown id, an invalid pose or a dt not positive and finite.
+  void move_piece(PieceId id, const gjk::Transform& pose, float dt);
+  /// How a piece moved in its last move_piece; a still motion (from == to) for pieces never
+  /// moved or last re-placed by set_piece_transform.
+  const PieceMotion& motion(PieceId id) const;
+  /// Velocity of the point of piece `id` at `point` (world, m), from its last move_piece (m/s).
+  glm::vec3 point_velocity(PieceId id, const glm::vec3& point) const;
 
   std::size_t piece_count() const { return live_count_; }
   bool contains(PieceId id) const;
@@ -136,6 +149,7 @@ private:
     PieceInfo info;
     gjk::Aabb bounds;
     std::vector<glm::vec3> world_vertices;
+    PieceMotion motion;
     bool alive = true;
   };
   void swap(World& other) noexcept;
