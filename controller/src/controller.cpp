@@ -113,6 +113,7 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
   trace_.iterations.clear();
   const glm::vec3 start = position_;
   const glm::vec3& up = settings_.up;
+  ride(result);
   // Walking: on walkable ground and not jumping off it. Walking uphill the velocity may point
   // up, walking downhill away from the ground's plane; only both together leave the ground.
   const bool leaving = glm::dot(velocity, up) > 1e-3f && glm::dot(velocity, ground_.normal) > 1e-3f;

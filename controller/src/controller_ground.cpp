@@ -5,12 +5,16 @@
 #include <glm/geometric.hpp>
 
 #include <algorithm>
+#include <array>
 
 namespace glide {
 
 // Pushes the capsule out of every piece closer than half the skin (overlapping, or spawned
 // touching), to the skin distance, at most recovery_speed * dt per move so a character
-// spawned inside geometry eases out instead of exploding out.
+// spawned inside geometry eases out instead of exploding out. The push is swept through
+// everything it does not push out of, and stops the skin short of it: recovery never pushes
+// the capsule into other geometry (a lift pressing it against a ceiling leaves it in the lift,
+// the moving piece, not in the ceiling).
 float Controller::recover(float dt) {
   if (probe_cache_.valid && !probe_cache_.overlapping && probe_cache_.position == position_ &&
       probe_cache_.revision == world_->revision())
@@ -19,8 +23,11 @@ float Controller::recover(float dt) {
   float moved = 0.f;
   for (int pass = 0; pass < 4 && moved < budget; ++pass) {
     glm::vec3 push(0.f);
+    std::array<PieceId, 16> pushing{};
+    std::size_t pushing_count = 0;
     for (const Contact& c : nearby_.overlap_capsule(*world_, capsule(), 0.f, query_filter())) {
       if (c.distance >= recovery_gap()) continue;
+      if (c.target == HitTarget::piece && pushing_count < pushing.size()) pushing[pushing_count++] = c.piece;
       // Only what earlier contacts' push has not already covered: no double push in corners.
       const float need = settings_.skin_width - c.distance - glm::dot(push, c.normal);
       if (need > 0.f) push += c.normal * need;
@@ -28,8 +35,19 @@ float Controller::recover(float dt) {
     const float length = glm::length(push);
     if (length < 1e-7f) break;
     const float step = std::min(length, budget - moved);
-    position_ += push * (step / length);
-    moved += step;
+    glm::vec3 motion = push * (step / length);
+    QueryFilter filter = query_filter();
+    filter.accept = [&pushing, pushing_count, accept = std::move(filter.accept)](PieceId id) {
+      const auto end = pushing.begin() + static_cast<std::ptrdiff_t>(pushing_count);
+      return std::find(pushing.begin(), end, id) == end && (!accept || accept(id));
+    };
+    // Terrain it starts inside of is what it pushes out of: that does not stop it.
+    const SweepHit hit = nearby_.sweep_capsule(*world_, swept_capsule(), motion, filter, sweep_settings());
+    const bool blocked = hit.hit && !(hit.started_overlapped && hit.target == HitTarget::terrain);
+    const float fraction = blocked ? hit.fraction : 1.f;
+    position_ += motion * fraction;
+    moved += step * fraction;
+    if (blocked) break;
   }
   return moved;
 }
@@ -74,6 +92,12 @@ void Controller::update_ground() {
     ground.target = c.target;
     ground.piece = c.piece;
     ground.distance = c.distance;
+  }
+  if (ground.target == HitTarget::piece) {
+    // Its motion so far is accounted for: the next move rides only a move_piece after this.
+    const PieceMotion& m = world_->motion(ground.piece);
+    ground.velocity = m.velocity_at(ground.point);
+    ridden_ = {ground.piece, m.serial};
   }
   ground_ = ground;
 }

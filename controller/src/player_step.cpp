@@ -24,19 +24,30 @@ void PlayerStep::launch(float vertical_speed) {
 
 MoveResult PlayerStep::step(Controller& controller, const PlayerInput& input, float dt) {
   const glm::vec3& up = controller.settings().up;
+  const GroundInfo ground = controller.ground();
   float vertical = vertical_;
   bool jumped = false;
-  if (!launched_ && controller.ground().state == GroundState::on_ground) {
+  if (!launched_ && ground.state == GroundState::on_ground) {
     jumped = input.jump;
     vertical = jumped ? settings_.jump_speed : 0.f;
   }
   vertical -= settings_.gravity * dt;
+  const glm::vec3 inherited = ground.state == GroundState::in_air ? inherited_ : glm::vec3(0.f);
   const float input_up = glm::dot(input.velocity, up);
   // The state changes only once the move has taken its input (it throws for a bad one).
-  MoveResult r = controller.move(input.velocity + up * vertical, dt);
+  MoveResult r = controller.move(input.velocity + inherited + up * vertical, dt);
   launched_ = false;
   jumped_ = jumped;
   vertical_ = glm::dot(r.velocity, up) - input_up;
+  inherited_ = inherited;
+  if (r.ground.state != GroundState::in_air) {
+    inherited_ = glm::vec3(0.f);
+  } else if (ground.state != GroundState::in_air && settings_.keep_ground_velocity) {
+    // Left moving ground this move: its velocity goes with the character.
+    const float ground_up = glm::dot(ground.velocity, up);
+    vertical_ += ground_up;
+    inherited_ = ground.velocity - up * ground_up;
+  }
   return r;
 }
 

@@ -62,6 +62,8 @@ fields::Table<PlayerSettings> player_settings_table() {
      "Movement", "downward acceleration along -up"},
     {"jump_speed", &S::jump_speed, Kind::real, "m/s", closed<S>(0), {}, {0, 15},
      "Movement", "upward speed at take-off"},
+    {"keep_ground_velocity", &S::keep_ground_velocity, Kind::boolean, "true or false", {}, {}, {},
+     "Movement", "leaving moving ground, keep its velocity"},
   };
   // clang-format on
   return {"PlayerSettings", rows};

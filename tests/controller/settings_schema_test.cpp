@@ -126,6 +126,7 @@ std::string default_text(const fields::Field<S>& f, const S& s) {
   }
   const double v = fields::get_number(s, f);
   if (f.kind == fields::Kind::enumeration) return fields::enum_name(f, static_cast<int>(v));
+  if (f.kind == fields::Kind::boolean) return v != 0.0 ? "true" : "false";
   if (f.kind == fields::Kind::mask) {
     std::ostringstream o;
     o << "0x" << std::hex << static_cast<unsigned long long>(v);

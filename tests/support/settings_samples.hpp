@@ -33,7 +33,9 @@ inline ControllerSettings sample_controller_settings() {
   return s;
 }
 
-inline PlayerSettings sample_player_settings() { return {.gravity = 12.5f, .jump_speed = 6.25f}; }
+inline PlayerSettings sample_player_settings() {
+  return {.gravity = 12.5f, .jump_speed = 6.25f, .keep_ground_velocity = false};
+}
 
 inline SweepSettings sample_sweep_settings() {
   return {.method = ToiMethod::bisection,

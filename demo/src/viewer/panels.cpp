@@ -23,7 +23,7 @@ const char* ground_name(GroundState s) {
   return "?";
 }
 
-// One row's slider (or combo) on the panel; rows without a UI range are not shown.
+// One row's slider (or combo, or check box) on the panel; numbers without a UI range are not shown.
 template <class S>
 bool field_widget(const fields::Field<S>& f, S& s) {
   using fields::Kind;
@@ -38,6 +38,7 @@ bool field_widget(const fields::Field<S>& f, S& s) {
     fields::set_number(s, f, value);
     return true;
   }
+  if (bool* v = fields::member_ptr<bool>(s, f)) return ImGui::Checkbox(label.c_str(), v);
   if (f.ui.max <= f.ui.min) return false;
   if (f.kind == Kind::angle) return ImGui::SliderAngle(label.c_str(), fields::member_ptr<float>(s, f), lo, hi);
   if (int* v = fields::member_ptr<int>(s, f))

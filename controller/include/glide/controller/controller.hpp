@@ -34,7 +34,9 @@ struct GroundInfo {
   glm::vec3 point{0.f};                    ///< ground contact point (m, world)
   float distance = 0.f;                    ///< gap between the capsule and the ground (m)
   HitTarget target = HitTarget::none;
-  PieceId piece; ///< valid when target == HitTarget::piece
+  PieceId piece;           ///< valid when target == HitTarget::piece
+  glm::vec3 velocity{0.f}; ///< of the ground's point under the character (m/s): the piece's last
+                           ///< World::move_piece; zero for static pieces and terrain
 };
 
 /// Which sides of the capsule touched geometry during the move.
@@ -51,6 +53,9 @@ struct MoveResult {
   glm::vec3 position{0.f};     ///< feet after the move (m)
   glm::vec3 displacement{0.f}; ///< position change this move, recovery included (m)
   glm::vec3 velocity{0.f};     ///< the requested velocity less what contacts took; feed it back (m/s)
+  glm::vec3 carried{0.f};      ///< moved by moving ground before the move's own motion (m), in displacement
+  float yaw_delta = 0.f;       ///< turn of the moving ground about up (radians, counter-clockwise seen
+                               ///< from above): turn the character's model and camera by it
   GroundInfo ground;
   CollisionFlags flags;
   std::array<ControllerHit, k_max_hits> hits{}; ///< first hit_count entries: this move's contacts in order
@@ -136,6 +141,7 @@ private:
   float gather_margin(const glm::vec3& motion) const;
 
   // The steps of a move, in order (controller_*.cpp).
+  void ride(MoveResult& result);
   float recover(float dt);
   void slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bool walking, MoveResult& result);
   bool try_step(const glm::vec3& motion, const SweepHit& blocker, glm::vec3& left);
@@ -167,6 +173,11 @@ private:
              glm::dot(direction, o.direction) > 0.9999f && std::abs(forward - o.forward) <= 0.01f * o.forward;
     }
   } failed_step_;
+  // The ground piece's motion already ridden, so one World::move_piece carries once.
+  struct Ridden {
+    PieceId piece;
+    std::uint64_t serial = 0;
+  } ridden_;
   ContactListener* listener_ = nullptr;
   MoveTrace trace_;
   // The pieces around the character, gathered once for many moves; a cache, so queries that

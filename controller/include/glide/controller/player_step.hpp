@@ -9,8 +9,9 @@ namespace glide {
 /// The game side of a character's vertical motion: gravity and jumping. Controller::move
 /// leaves them to the game; PlayerStep is the loop most games write around it.
 struct PlayerSettings {
-  float gravity = 9.81f;  ///< downward acceleration along -up (m/s^2, >= 0)
-  float jump_speed = 5.f; ///< upward speed at take-off (m/s, >= 0)
+  float gravity = 9.81f;            ///< downward acceleration along -up (m/s^2, >= 0)
+  float jump_speed = 5.f;           ///< upward speed at take-off (m/s, >= 0)
+  bool keep_ground_velocity = true; ///< leaving moving ground (walking off, jumping), keep its velocity
 };
 
 /// Throws glide::Error naming the first field out of its limits.
@@ -33,6 +34,9 @@ struct PlayerInput {
 ///   3. the controller moves by input.velocity + up * vertical speed;
 ///   4. the vertical speed becomes the result's velocity along up less the input's: a ceiling
 ///      stops the rise, a landing stops the fall.
+/// Leaving moving ground (GroundInfo::velocity, a platform's), with keep_ground_velocity, the
+/// character keeps that velocity: its part along up joins the vertical speed, the rest is added
+/// to every move until the character is supported again (inherited_velocity()).
 /// Games with their own loop call Controller::move directly.
 class PlayerStep {
 public:
@@ -47,7 +51,9 @@ public:
   void launch(float vertical_speed);
 
   float vertical_speed() const { return vertical_; } ///< along up (m/s)
-  bool jumped() const { return jumped_; }            ///< the last step took off from the ground
+  /// Velocity across up kept from moving ground left behind, added to the moves in the air (m/s).
+  glm::vec3 inherited_velocity() const { return inherited_; }
+  bool jumped() const { return jumped_; } ///< the last step took off from the ground
   const PlayerSettings& settings() const { return settings_; }
   /// Throws glide::Error for settings out of their limits.
   void set_settings(const PlayerSettings& settings);
@@ -55,6 +61,7 @@ public:
 private:
   PlayerSettings settings_;
   float vertical_ = 0.f; // (m/s, + up)
+  glm::vec3 inherited_{0.f};
   bool launched_ = false;
   bool jumped_ = false;
 };

@@ -1,0 +1,195 @@
+// Moving pieces carry the characters standing on them: lifts that reverse and stop hard, a
+// diagonal descent, a turning platform, walking on and off a moving platform. Each frame moves
+// the pieces first (World::move_piece), then the character, as docs/controller.md tells.
+#include "controller_scene.hpp"
+
+#include <glm/gtc/constants.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include <cmath>
+#include <functional>
+
+using namespace glide;
+using namespace glide::test;
+
+namespace {
+
+constexpr glm::vec3 k_platform_half{2.f, 0.25f, 2.f};
+
+/// A platform whose centre follows `path(t)` (m) and turns about y by `yaw(t)` (radians).
+struct Platform {
+  World& world;
+  std::function<glm::vec3(float)> path;
+  std::function<float(float)> yaw = [](float) { return 0.f; };
+  PieceId id = world.add_piece(gjk::ConvexHull::box(k_platform_half), pose(0.f));
+
+  gjk::Transform pose(float t) const { return {glm::angleAxis(yaw(t), glm::vec3(0.f, 1.f, 0.f)), path(t)}; }
+  void move_to(float t, float dt) { world.move_piece(id, pose(t), dt); }
+  /// Where `feet` sit in the platform's own frame at time t.
+  glm::vec3 local(const glm::vec3& feet, float t) const { return pose(t).apply_inverse(feet); }
+};
+
+/// Up at 6 m/s for 0.5 s, a hard stop for 0.25 s, down at 6 m/s for 1 s, reversing at once to
+/// up at 6 m/s for 0.5 s: every change of speed instant.
+glm::vec3 lift_path(float t) {
+  float y = 0.f;
+  const auto leg = [&](float from, float to, float speed) {
+    if (t > from) y += speed * (std::min(t, to) - from);
+  };
+  leg(0.f, 0.5f, 6.f);
+  leg(0.75f, 1.75f, -6.f);
+  leg(1.75f, 2.25f, 6.f);
+  return {0.f, y, 0.f};
+}
+
+} // namespace
+
+TEST_CASE("a lift at 6 m/s that stops hard and reverses carries its rider on the ground, glued to 1e-4 m") {
+  for (const float hz : {30.f, 60.f, 144.f, 360.f}) {
+    CAPTURE(hz);
+    const float dt = 1.f / hz;
+    World world;
+    Platform lift{world, lift_path};
+    Controller c(world, {}, {0.5f, k_platform_half.y + 0.005f, 0.f});
+    Player player(c, world);
+    for (int i = 0; i < 10; ++i) player.step({0, 0, 0}, dt); // settle on the still lift
+    REQUIRE(c.ground().state == GroundState::on_ground);
+    const glm::vec3 rest = lift.local(c.position(), 0.f);
+    int off_ground = 0;
+    float worst = 0.f;
+    for (float t = dt; t <= 2.5f; t += dt) {
+      lift.move_to(t, dt);
+      const MoveResult r = player.step({0, 0, 0}, dt);
+      off_ground += r.ground.state == GroundState::on_ground ? 0 : 1;
+      worst = std::max(worst, glm::length(lift.local(r.position, t) - rest));
+    }
+    CHECK(off_ground == 0);
+    CHECK(worst <= 1e-4f);
+    CHECK(player.worst_gap >= -k_penetration_tolerance);
+  }
+}
+
+TEST_CASE("a platform descending diagonally carries its rider without jitter") {
+  const float dt = 1.f / 60.f;
+  World world;
+  add_floor(world, 50.f);
+  Platform platform{world, [](float t) { return glm::vec3(2.f * t, 5.f - 2.f * t, 1.f * t); }};
+  Controller c(world, {}, {0.f, 5.f + k_platform_half.y + 0.005f, 0.f});
+  Player player(c, world);
+  for (int i = 0; i < 10; ++i) player.step({0, 0, 0}, dt);
+  const glm::vec3 rest = platform.local(c.position(), 0.f);
+  float worst = 0.f;
+  glm::vec3 ground_velocity(0.f);
+  for (int frame = 1; frame <= 120; ++frame) {
+    const float t = static_cast<float>(frame) * dt;
+    platform.move_to(t, dt);
+    const MoveResult r = player.step({0, 0, 0}, dt);
+    REQUIRE(r.ground.state == GroundState::on_ground);
+    worst = std::max(worst, glm::length(platform.local(r.position, t) - rest));
+    ground_velocity = r.ground.velocity;
+  }
+  CHECK(worst <= 1e-4f);
+  CHECK(glm::length(ground_velocity - glm::vec3(2.f, -2.f, 1.f)) < 1e-3f);
+  CHECK(player.worst_gap >= -k_penetration_tolerance);
+}
+
+TEST_CASE("an idle rider on a platform turning at 60 deg/s for 5 s stays put on it and turns with it") {
+  const float dt = 1.f / 60.f;
+  const float rate = glm::radians(60.f);
+  World world;
+  Platform turntable{world, [](float) { return glm::vec3(0.f); }, [rate](float t) { return rate * t; }};
+  Controller c(world, {}, {1.5f, k_platform_half.y + 0.005f, 0.f});
+  Player player(c, world);
+  for (int i = 0; i < 10; ++i) player.step({0, 0, 0}, dt);
+  const glm::vec3 rest = turntable.local(c.position(), 0.f);
+  float yaw = 0.f, drift = 0.f;
+  MoveResult r;
+  for (int frame = 1; frame <= 300; ++frame) {
+    const float t = static_cast<float>(frame) * dt;
+    turntable.move_to(t, dt);
+    r = player.step({0, 0, 0}, dt);
+    REQUIRE(r.ground.state == GroundState::on_ground);
+    yaw += r.yaw_delta;
+    drift = std::max(drift, glm::length(turntable.local(r.position, t) - rest));
+  }
+  CHECK(drift <= 0.05f);
+  CHECK(yaw == doctest::Approx(5.f * rate).epsilon(1e-4));
+  // The ground's velocity is the turntable's at the feet: w x r, 1.5 m from the axis.
+  const glm::vec3 expected = glm::cross(glm::vec3(0.f, rate, 0.f), r.ground.point - glm::vec3(0.f));
+  CHECK(glm::length(r.ground.velocity - expected) < 1e-3f);
+  CHECK(glm::length(r.ground.velocity) == doctest::Approx(rate * 1.5f).epsilon(0.02));
+}
+
+TEST_CASE("walking on a moving platform is relative to it") {
+  const float dt = 1.f / 60.f;
+  World world;
+  Platform platform{world, [](float t) { return glm::vec3(2.f * t, 0.f, 0.f); }};
+  Controller c(world, {}, {0.f, k_platform_half.y + 0.005f, -1.f});
+  Player player(c, world);
+  for (int i = 0; i < 10; ++i) player.step({0, 0, 0}, dt);
+  const glm::vec3 start = platform.local(c.position(), 0.f);
+  for (int frame = 1; frame <= 60; ++frame) {
+    const float t = static_cast<float>(frame) * dt;
+    platform.move_to(t, dt);
+    REQUIRE(player.step({0.f, 0.f, 1.5f}, dt).ground.state == GroundState::on_ground);
+  }
+  const glm::vec3 walked = platform.local(c.position(), 1.f) - start;
+  CHECK(walked.x == doctest::Approx(0.f).epsilon(0.01));
+  CHECK(walked.z == doctest::Approx(1.5f).epsilon(0.01));
+}
+
+TEST_CASE("walking off a platform moving sideways at 3 m/s keeps its velocity, or not, as the setting says") {
+  const float dt = 1.f / 60.f;
+  for (const bool keep : {true, false}) {
+    CAPTURE(keep);
+    World world;
+    add_floor(world, 50.f);
+    Platform platform{world, [](float t) { return glm::vec3(3.f * t, 2.f, 0.f); }};
+    Controller c(world, {}, {0.f, 2.f + k_platform_half.y + 0.005f, 1.f});
+    Player player(c, world);
+    player.player.set_settings({.keep_ground_velocity = keep});
+    for (int i = 0; i < 10; ++i) player.step({0, 0, 0}, dt);
+    float t = 0.f;
+    MoveResult r;
+    int frame = 0;
+    for (; frame < 120 && c.ground().state != GroundState::in_air; ++frame) {
+      t += dt;
+      platform.move_to(t, dt);
+      r = player.step({0.f, 0.f, 2.f}, dt);
+    }
+    REQUIRE(c.ground().state == GroundState::in_air);
+    CHECK(glm::length(player.player.inherited_velocity() - glm::vec3(keep ? 3.f : 0.f, 0.f, 0.f)) < 1e-3f);
+    // The next frames in the air: across, the feet move at the platform's speed plus the walk.
+    const glm::vec3 before = c.position();
+    for (int i = 0; i < 5; ++i) {
+      t += dt;
+      platform.move_to(t, dt);
+      r = player.step({0.f, 0.f, 2.f}, dt);
+    }
+    REQUIRE(r.ground.state == GroundState::in_air);
+    const glm::vec3 moved = (c.position() - before) / (5.f * dt);
+    CHECK(moved.x == doctest::Approx(keep ? 3.f : 0.f).epsilon(0.01));
+    CHECK(moved.z == doctest::Approx(2.f).epsilon(0.01));
+  }
+}
+
+TEST_CASE("a lift carrying its rider into a ceiling stops the ride under it, never inside") {
+  const float dt = 1.f / 60.f;
+  World world;
+  add_box(world, {-5.f, 3.f, -5.f}, {5.f, 3.5f, 5.f});
+  Platform lift{world, [](float t) { return glm::vec3(0.f, std::min(2.f * t, 1.2f), 0.f); }};
+  Controller c(world, {}, {0.f, k_platform_half.y + 0.005f, 0.f});
+  Player player(c, world);
+  for (int i = 0; i < 10; ++i) player.step({0, 0, 0}, dt);
+  float top = 0.f;
+  for (int frame = 1; frame <= 60; ++frame) {
+    lift.move_to(static_cast<float>(frame) * dt, dt);
+    player.step({0, 0, 0}, dt);
+    top = std::max(top, c.position().y + c.settings().height);
+  }
+  CHECK(top <= 3.f);
+  float gap = 1e9f;
+  for (const Contact& contact : world.overlap_capsule(c.capsule(), 0.f))
+    if (contact.target == HitTarget::piece && contact.piece != lift.id) gap = std::min(gap, contact.distance);
+  CHECK(gap >= -k_penetration_tolerance);
+}
