@@ -65,6 +65,10 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
       const float wall_length = glm::length(wall);
       if (wall_length > 1e-4f) planes[plane_count++] = wall / wall_length;
     }
+    // A ceiling over the head, flat or sloped: the slide may not rise along it, and the velocity
+    // kept loses its upward part, so a jump under a sloped ceiling stops instead of gliding up.
+    const bool ceiling = facing < -1e-3f && glm::dot(hit.point - position_, up) >= settings_.height - settings_.radius;
+    if (ceiling && plane_count < planes.size()) planes[plane_count++] = -up;
 
     glm::vec3 wanted = remaining;
     if (floor_like && glm::dot(remaining, hit.normal) < 0.f && facing > 1e-3f) {

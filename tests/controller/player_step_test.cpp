@@ -126,3 +126,30 @@ TEST_CASE("player step: launch() lifts off even from the ground; a bad dt change
   CHECK_THROWS_AS(PlayerStep({.gravity = -1.f}), Error);
   CHECK_THROWS_AS(PlayerStep({.jump_speed = std::numeric_limits<float>::quiet_NaN()}), Error);
 }
+
+TEST_CASE("player step: a jump under a ceiling, flat or sloped up to 60 degrees, stops rising within 2 frames") {
+  for (const float degrees : {0.f, 15.f, 30.f, 45.f, 60.f}) {
+    CAPTURE(degrees);
+    World world;
+    add_floor(world);
+    // A slab whose underside crosses x = 0 at 2.4 m, rising toward +x at `degrees`.
+    const glm::quat tilt = glm::angleAxis(glm::radians(degrees), glm::vec3(0, 0, 1));
+    world.add_piece(gjk::ConvexHull::box({6.f, 0.5f, 6.f}),
+                    {.rotation = tilt, .translation = glm::vec3(0.f, 2.4f, 0.f) + tilt * glm::vec3(0.f, 0.5f, 0.f)});
+    Controller c(world, {}, {0.f, 0.f, 0.f});
+    PlayerStep step({.gravity = 9.81f, .jump_speed = 6.f});
+    for (int n = 0; n < 10; ++n) step.step(c, {}, k_dt);
+    REQUIRE(c.ground().state == GroundState::on_ground);
+    step.step(c, {.jump = true}, k_dt);
+    int contact = -1;
+    float worst_gap = 1e9f;
+    for (int n = 0; n < 60; ++n) {
+      const MoveResult r = step.step(c, {}, k_dt);
+      if (contact < 0 && r.flags.above) contact = n;
+      if (contact >= 0 && n >= contact + 1) CHECK(step.vertical_speed() <= 0.f);
+      for (const Contact& k : world.overlap_capsule(c.capsule(), 0.f)) worst_gap = std::min(worst_gap, k.distance);
+    }
+    CHECK(contact >= 0);
+    CHECK(worst_gap >= -2e-4f);
+  }
+}
