@@ -9,8 +9,8 @@
 
 namespace glide {
 
-// Pushes the capsule out of every piece closer than half the skin (overlapping, or spawned
-// touching), to the skin distance, at most recovery_speed * dt per move so a character
+// Pushes the capsule out of every piece closer than the skin (recovery_gap: overlapping,
+// spawned touching, or left short of the skin by an earlier push), to the skin distance, at most recovery_speed * dt per move so a character
 // spawned inside geometry eases out instead of exploding out. The push is swept through
 // everything it does not push out of, and stops the skin short of it: recovery never pushes
 // the capsule into other geometry (a lift pressing it against a ceiling leaves it in the lift,
@@ -25,7 +25,7 @@ float Controller::recover(float dt) {
     glm::vec3 push(0.f);
     std::array<PieceId, 16> pushing{};
     std::size_t pushing_count = 0;
-    for (const Contact& c : nearby_.overlap_capsule(*world_, capsule(), 0.f, query_filter())) {
+    for (const Contact& c : nearby_.overlap_capsule(*world_, capsule(), recovery_gap(), query_filter())) {
       if (c.distance >= recovery_gap()) continue;
       if (c.target == HitTarget::piece && pushing_count < pushing.size()) pushing[pushing_count++] = c.piece;
       // Only what earlier contacts' push has not already covered: no double push in corners.

@@ -123,3 +123,33 @@ TEST_CASE("starting 0.2 m inside a box resolves within 10 frames, never faster t
   }
   CHECK(deepest_gap(world, c) >= -k_penetration_tolerance);
 }
+
+TEST_CASE("recovery and rest end at the skin distance whatever the frame rate (0.1 mm)") {
+  const float skin = ControllerSettings{}.skin_width;
+  for (const float hz : {30.f, 60.f, 144.f, 360.f}) {
+    CAPTURE(hz);
+    const float dt = 1.f / hz;
+    SUBCASE("spawned 0.2 m into a box beside the floor: out of both, to the skin") {
+      World world;
+      add_floor(world);
+      add_box(world, {0.f, 0.f, -2.f}, {2.f, 2.f, 2.f});
+      Controller c(world, {}, {-0.1f, 0.f, 0.f});
+      Player player(c, world);
+      for (int frame = 0; frame < static_cast<int>(hz); ++frame) player.step({0, 0, 0}, dt);
+      CHECK(c.position().y == doctest::Approx(skin).epsilon(0.01));                      // 0.1 mm
+      CHECK(-c.position().x - c.settings().radius == doctest::Approx(skin).epsilon(0.01)); // from the box
+    }
+    SUBCASE("resting on the floor after spawning touching it, 3 mm above it, or falling 0.5 m") {
+      for (const float start : {0.f, 0.003f, 0.5f}) {
+        CAPTURE(start);
+        World world;
+        add_floor(world);
+        Controller c(world, {}, {0.f, start, 0.f});
+        Player player(c, world);
+        for (int frame = 0; frame < static_cast<int>(2.f * hz); ++frame) player.step({0, 0, 0}, dt);
+        CHECK(c.ground().state == GroundState::on_ground);
+        CHECK(std::abs(c.position().y - skin) <= 1e-4f);
+      }
+    }
+  }
+}

@@ -132,8 +132,9 @@ private:
   /// The capsule the sweeps move: inflated by the skin, so a hit stops skin_width short.
   gjk::Capsule swept_capsule() const;
   bool walkable(const glm::vec3& normal) const;
-  /// Contacts closer than this are pushed back out to the skin (m).
-  float recovery_gap() const { return 0.5f * settings_.skin_width; }
+  /// Contacts closer than this are pushed back out to the skin (m): the skin less what a sweep's
+  /// tolerance may leave, so a character ends at the skin whatever the frame rate.
+  float recovery_gap() const { return settings_.skin_width - settings_.toi_tolerance; }
   glm::vec3 surface_normal(HitTarget target, PieceId piece, const glm::vec3& point,
                            const glm::vec3& contact_normal) const;
   bool room_for(const ControllerSettings& shape) const;
