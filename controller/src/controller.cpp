@@ -26,6 +26,7 @@ Controller::Controller(const World& world, const ControllerSettings& settings, c
   if (!finite(position)) throw Error("Controller: start position " + to_string(position) + " is not finite");
   trace_.iterations.reserve(static_cast<std::size_t>(2 * settings_.max_slide_iterations + 4));
   update_ground();
+  seen_revision_ = world_->revision();
 }
 
 namespace {
@@ -114,6 +115,7 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
   const glm::vec3 start = position_;
   const glm::vec3& up = settings_.up;
   ride(result);
+  be_pushed(result);
   // Walking: on walkable ground and not jumping off it. Walking uphill the velocity may point
   // up, walking downhill away from the ground's plane; only both together leave the ground.
   const bool leaving = glm::dot(velocity, up) > 1e-3f && glm::dot(velocity, ground_.normal) > 1e-3f;
@@ -147,6 +149,7 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
   result.flags.below = result.flags.below || ground_.state != GroundState::in_air;
   result.position = position_;
   result.displacement = position_ - start;
+  seen_revision_ = world_->revision();
   return result;
 }
 
@@ -170,6 +173,7 @@ void Controller::teleport(const glm::vec3& position) {
   position_ = position;
   trace_.iterations.clear();
   update_ground();
+  seen_revision_ = world_->revision();
 }
 
 // Room: the new capsule overlaps nothing (gap < 0). Touching, or geometry within the skin, is

@@ -10,6 +10,10 @@ namespace glide {
 
 namespace {
 
+// How far from the capsule a piece that moved is looked for: a piece moving faster than this
+// per move relative to the character may pass it unseen (m).
+constexpr float k_push_reach = 1.f;
+
 // The turn of `rotation` about the unit axis `up` (its twist), in (-pi, pi] radians.
 float twist_about(const glm::quat& rotation, const glm::vec3& up) {
   glm::quat q = rotation;
@@ -46,6 +50,42 @@ void Controller::ride(MoveResult& result) {
   position_ += result.carried;
   // The ground as the ride left it: the piece may have turned or tilted under the feet.
   update_ground();
+}
+
+// Pushes: a piece that moved into the capsule since the last move (a door, a sliding wall, a
+// lift from below) moves the character out along its motion. The capsule carried with the
+// piece (where it stood relative to the piece before the piece moved) is swept back to where
+// it stands, against that piece alone: where the piece's surface meets it, skin away, is where
+// the piece pushed it, even if a thin piece passed it whole. That push is then swept through
+// everything else; what blocks it crushes the character against the piece.
+void Controller::be_pushed(MoveResult& result) {
+  if (world_->revision() == seen_revision_) return; // nothing moved
+  pushers_.clear();
+  world_->pieces_in_box(gjk::capsule_bounds(capsule()).expanded(k_push_reach), pushers_, query_filter());
+  const bool riding = ground_.state != GroundState::in_air && ground_.target == HitTarget::piece;
+  for (const PieceId id : pushers_) {
+    const PieceMotion& m = world_->motion(id);
+    if (m.serial <= seen_revision_ || m.dt <= 0.f || (riding && id == ground_.piece)) continue;
+    const glm::vec3 carried = m.carry(position_);
+    const glm::vec3 back = position_ - carried; // the capsule's motion relative to the piece
+    if (!(glm::dot(back, back) > 0.f)) continue;
+    gjk::Capsule from = capsule_at(carried);
+    from.radius += settings_.skin_width;
+    const QueryFilter pusher{settings_.layer_mask, [id](PieceId other) { return other == id; }};
+    const SweepHit meet = world_->sweep_capsule(from, back, pusher, sweep_settings());
+    if (!meet.hit) continue;
+    const glm::vec3 push = carried + back * meet.fraction - position_;
+    QueryFilter others = query_filter();
+    others.accept = [id, accept = std::move(others.accept)](PieceId other) {
+      return other != id && (!accept || accept(other));
+    };
+    nearby_.reach(*world_, gjk::capsule_bounds(swept_capsule()).swept(push), gather_margin(push));
+    const SweepHit block = nearby_.sweep_capsule(*world_, swept_capsule(), push, others, sweep_settings());
+    const float fraction = block.hit ? block.fraction : 1.f;
+    result.flags.crushed = result.flags.crushed || block.hit;
+    result.pushed += push * fraction;
+    position_ += push * fraction;
+  }
 }
 
 } // namespace glide

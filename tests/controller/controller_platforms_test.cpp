@@ -193,3 +193,105 @@ TEST_CASE("a lift carrying its rider into a ceiling stops the ride under it, nev
     if (contact.target == HitTarget::piece && contact.piece != lift.id) gap = std::min(gap, contact.distance);
   CHECK(gap >= -k_penetration_tolerance);
 }
+
+namespace {
+
+/// A door 1 m wide, 2 m tall and `thickness` thick, hinged on the vertical line through the
+/// origin, lying along +x when closed and turning toward +z (open at -90 degrees about y).
+struct Door {
+  World& world;
+  float thickness = 0.05f;
+  PieceId id = world.add_piece(gjk::ConvexHull::box({0.5f, 1.f, 0.5f * thickness}), pose(0.f));
+
+  static gjk::Transform pose(float angle) {
+    const glm::quat turn = glm::angleAxis(angle, glm::vec3(0.f, 1.f, 0.f));
+    return {turn, turn * glm::vec3(0.5f, 1.f, 0.f)};
+  }
+  void turn_to(float angle, float dt) { world.move_piece(id, pose(angle), dt); }
+};
+
+/// The deepest overlap of the capsule with piece `id` (m, <= 0 inside), or 1e9 when apart.
+float gap_to(const World& world, const Controller& c, PieceId id) {
+  float gap = 1e9f;
+  for (const Contact& contact : world.overlap_capsule(c.capsule(), 0.f))
+    if (contact.target == HitTarget::piece && contact.piece == id) gap = std::min(gap, contact.distance);
+  return gap;
+}
+
+bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+} // namespace
+
+TEST_CASE("a door swinging 90 degrees in 0.5 s into an idle character pushes it along, never inside") {
+  for (const float hz : {30.f, 60.f, 144.f}) {
+    CAPTURE(hz);
+    const float dt = 1.f / hz;
+    World world;
+    add_floor(world);
+    Door door{world};
+    Controller c(world, {}, {0.5f, 0.f, 0.45f});
+    Player player(c, world);
+    for (int i = 0; i < 5; ++i) player.step({0, 0, 0}, dt);
+    float worst = 1e9f;
+    bool pushed = false;
+    for (float t = dt; t <= 0.5f + 0.5f * dt; t += dt) {
+      door.turn_to(-glm::half_pi<float>() * std::min(t / 0.5f, 1.f), dt);
+      const MoveResult r = player.step({0, 0, 0}, dt);
+      REQUIRE(finite(r.position));
+      pushed = pushed || glm::length(r.pushed) > 0.f;
+      worst = std::min(worst, gap_to(world, c, door.id));
+    }
+    CHECK(pushed);
+    CHECK(worst >= -k_penetration_tolerance);
+    CHECK(player.worst_gap >= -k_penetration_tolerance);
+  }
+}
+
+TEST_CASE("a thin door turning 90 degrees in 0.1 s at 30 Hz does not pass through a character") {
+  const float dt = 1.f / 30.f;
+  World world;
+  add_floor(world);
+  Door door{world, 0.02f};
+  Controller c(world, {}, {0.8f, 0.f, 0.4f}); // the door's tip passes 0.8 m from the hinge at 0.5 m per frame
+  Player player(c, world);
+  for (int i = 0; i < 3; ++i) player.step({0, 0, 0}, dt);
+  for (int frame = 1; frame <= 3; ++frame) {
+    door.turn_to(-glm::half_pi<float>() * std::min(static_cast<float>(frame) / 3.f, 1.f), dt);
+    player.step({0, 0, 0}, dt);
+    CHECK(gap_to(world, c, door.id) >= -k_penetration_tolerance);
+  }
+  // Open, the door lies along +z at x = 0: the character is on the side the door's face pushed
+  // it to (-x), not behind it.
+  CHECK(c.position().x < 0.f);
+}
+
+TEST_CASE("a door closing a gap narrower than the capsule crushes the character against the wall, and lets it go") {
+  const float dt = 1.f / 60.f;
+  World world;
+  add_floor(world);
+  const PieceId wall = add_box(world, {-1.5f, 0.f, -1.f}, {-0.5f, 2.5f, 2.f}); // 0.475 m from the open door
+  Door door{world};
+  Controller c(world, {}, {0.5f, 0.f, 0.45f});
+  Player player(c, world);
+  for (int i = 0; i < 5; ++i) player.step({0, 0, 0}, dt);
+  bool crushed = false;
+  for (int frame = 1; frame <= 60; ++frame) {
+    door.turn_to(-glm::half_pi<float>() * std::min(static_cast<float>(frame) * dt / 0.5f, 1.f), dt);
+    const MoveResult r = player.step({0, 0, 0}, dt);
+    REQUIRE(finite(r.position));
+    crushed = crushed || r.flags.crushed;
+    CHECK(gap_to(world, c, wall) >= -k_penetration_tolerance); // never into the static wall
+  }
+  CHECK(crushed);
+  // The door swings back: the character is let go and rests clear of both.
+  MoveResult r;
+  for (int frame = 1; frame <= 120; ++frame) {
+    door.turn_to(-glm::half_pi<float>() * std::max(1.f - static_cast<float>(frame) * dt / 0.5f, 0.f), dt);
+    r = player.step({0, 0, 0}, dt);
+    REQUIRE(finite(r.position));
+  }
+  CHECK_FALSE(r.flags.crushed);
+  CHECK(gap_to(world, c, wall) >= -k_penetration_tolerance);
+  CHECK(gap_to(world, c, door.id) >= -k_penetration_tolerance);
+  CHECK(c.ground().state == GroundState::on_ground);
+}

@@ -41,9 +41,10 @@ struct GroundInfo {
 
 /// Which sides of the capsule touched geometry during the move.
 struct CollisionFlags {
-  bool sides = false; ///< a wall or a too-steep slope
-  bool above = false; ///< a ceiling: the contact faces down onto the top of the capsule
-  bool below = false; ///< ground: the contact faces up under the bottom of the capsule
+  bool sides = false;   ///< a wall or a too-steep slope
+  bool above = false;   ///< a ceiling: the contact faces down onto the top of the capsule
+  bool below = false;   ///< ground: the contact faces up under the bottom of the capsule
+  bool crushed = false; ///< a moving piece pushed the capsule against geometry that did not let it go
 };
 
 /// The outcome of one Controller::move.
@@ -54,6 +55,7 @@ struct MoveResult {
   glm::vec3 displacement{0.f}; ///< position change this move, recovery included (m)
   glm::vec3 velocity{0.f};     ///< the requested velocity less what contacts took; feed it back (m/s)
   glm::vec3 carried{0.f};      ///< moved by moving ground before the move's own motion (m), in displacement
+  glm::vec3 pushed{0.f};       ///< moved by pieces that moved into the capsule (m), in displacement
   float yaw_delta = 0.f;       ///< turn of the moving ground about up (radians, counter-clockwise seen
                                ///< from above): turn the character's model and camera by it
   GroundInfo ground;
@@ -143,6 +145,7 @@ private:
 
   // The steps of a move, in order (controller_*.cpp).
   void ride(MoveResult& result);
+  void be_pushed(MoveResult& result);
   float recover(float dt);
   void slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bool walking, MoveResult& result);
   bool try_step(const glm::vec3& motion, const SweepHit& blocker, glm::vec3& left);
@@ -179,6 +182,9 @@ private:
     PieceId piece;
     std::uint64_t serial = 0;
   } ridden_;
+  // The world's revision when the last move ended: pieces whose motion is newer moved since.
+  std::uint64_t seen_revision_ = 0;
+  std::vector<PieceId> pushers_; // scratch of be_pushed
   ContactListener* listener_ = nullptr;
   MoveTrace trace_;
   // The pieces around the character, gathered once for many moves; a cache, so queries that
