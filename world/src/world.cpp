@@ -63,7 +63,10 @@ void World::swap(World& other) noexcept {
   std::swap(terrain_layers_, other.terrain_layers_);
   std::swap(bvh_, other.bvh_);
   std::swap(bvh_dirty_, other.bvh_dirty_);
+  std::swap(moved_, other.moved_);
+  std::swap(build_index_, other.build_index_);
   std::swap(rebuilds_, other.rebuilds_);
+  std::swap(refits_, other.refits_);
   revision_ = next_revision();
   other.revision_ = next_revision();
 }
@@ -74,7 +77,7 @@ PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceIn
                 "with ConvexHull::box, wedge or cylinder");
   validate(transform);
   if (pieces_.size() >= ~0u - 1u) throw Error("World: too many pieces");
-  Piece p{std::move(hull), transform, info, {}, {}, {transform, transform, {}, {}, 0.f, 0}, true};
+  Piece p{std::move(hull), transform, info, {}, {}, {transform, transform, {}, {}, 0.f, 0}, true, false};
   place(p.hull, p.transform, p.world_vertices, p.bounds);
   pieces_.push_back(std::move(p));
   ++live_count_;
@@ -98,7 +101,17 @@ void World::set_piece_transform(PieceId id, gjk::Transform transform) {
   p.transform = transform;
   p.motion = {transform, transform, {}, {}, 0.f, next_revision()};
   place(p.hull, p.transform, p.world_vertices, p.bounds);
-  bvh_dirty_ = true;
+  placed(id);
+}
+
+// A moved piece keeps its place in the hierarchy: listed once for the next update's refit,
+// unless a rebuild is due anyway.
+void World::placed(PieceId id) {
+  Piece& p = pieces_[id.value];
+  if (bvh_ && !bvh_dirty_ && !p.refit_queued) {
+    p.refit_queued = true;
+    moved_.push_back(id.value);
+  }
   revision_ = next_revision();
 }
 
@@ -117,8 +130,7 @@ void World::move_piece(PieceId id, const gjk::Transform& pose, float dt) {
   p.transform = pose;
   p.motion = m;
   place(p.hull, p.transform, p.world_vertices, p.bounds);
-  bvh_dirty_ = true;
-  revision_ = next_revision();
+  placed(id);
 }
 
 const PieceMotion& World::motion(PieceId id) const { return piece(id).motion; }
@@ -169,16 +181,32 @@ void World::update() const {
     bvh_ = std::make_unique<detail::Bvh>();
     bvh_dirty_ = true;
   }
-  if (!bvh_dirty_) return;
+  if (bvh_dirty_) return rebuild();
+  if (moved_.empty()) return;
+  for (const std::uint32_t i : moved_) {
+    const Piece& p = pieces_[i];
+    p.refit_queued = false;
+    bvh_->refit(build_index_[i], p.bounds, p.world_vertices);
+  }
+  moved_.clear();
+  ++refits_;
+  if (bvh_->area() > k_rebuild_area_ratio * bvh_->built_area()) rebuild();
+}
+
+void World::rebuild() const {
+  for (const std::uint32_t i : moved_) pieces_[i].refit_queued = false;
+  moved_.clear();
   std::vector<gjk::Aabb> boxes;
   std::vector<std::uint32_t> ids;
   std::vector<detail::ItemPayload> payloads;
   boxes.reserve(live_count_);
   ids.reserve(live_count_);
   payloads.reserve(live_count_);
+  build_index_.resize(pieces_.size());
   for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
     const Piece& p = pieces_[i];
     if (!p.alive) continue;
+    build_index_[i] = static_cast<std::uint32_t>(ids.size());
     boxes.push_back(p.bounds);
     ids.push_back(i);
     payloads.push_back({p.info.layers, p.world_vertices});
