@@ -330,10 +330,23 @@ void quantize(WideNode& w, std::span<const gjk::Aabb> exact) {
   }
 }
 
+// A refit's per-move coding, in float: the step is a power of two, so the estimate is within a
+// code of the tightest, and the loops move it outward until it rounds outward as decoded.
 bool quantize_slot(WideNode& w, int k, const gjk::Aabb& exact) {
-  for (int a = 0; a < 3; ++a)
-    if (!(exact.min[a] >= w.origin[a] && exact.max[a] <= WideNode::decode(w.origin[a], 255, w.step(a)))) return false;
-  for (int a = 0; a < 3; ++a) code_slot(w, a, k, exact.min[a], exact.max[a]);
+  float step[3];
+  for (int a = 0; a < 3; ++a) {
+    step[a] = w.step(a);
+    if (!(exact.min[a] >= w.origin[a] && exact.max[a] <= WideNode::decode(w.origin[a], 255, step[a]))) return false;
+  }
+  for (int a = 0; a < 3; ++a) {
+    const float o = w.origin[a], s = step[a], inv = 1.f / s;
+    int lo = static_cast<int>(std::clamp((exact.min[a] - o) * inv, 0.f, 255.f));
+    int hi = static_cast<int>(std::clamp(std::ceil((exact.max[a] - o) * inv), 0.f, 255.f));
+    while (lo > 0 && WideNode::decode(o, static_cast<std::uint8_t>(lo), s) > exact.min[a]) --lo;
+    while (hi < 255 && WideNode::decode(o, static_cast<std::uint8_t>(hi), s) < exact.max[a]) ++hi;
+    w.lo[a][k] = static_cast<std::uint8_t>(lo);
+    w.hi[a][k] = static_cast<std::uint8_t>(hi);
+  }
   return true;
 }
 
@@ -347,10 +360,7 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   cells_.clear();
   refs_.clear();
   area_ = built_area_ = 0.0;
-  parent_.clear();
-  slot_bounds_.clear();
-  node_entry_.clear();
-  anchors_.clear();
+  refit_.clear();
   const auto n = static_cast<std::uint32_t>(boxes.size());
   if (n == 0) return;
 
@@ -365,7 +375,7 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   fold(block_of, binary.marked, slot_of);
   // What refit() needs of each input: its block and leaf slot (the rest waits for a refit).
   refs_.resize(n);
-  for (std::uint32_t i = 0; i < n; ++i) refs_[prims[i].index] = {block_of[i], slot_of[i]};
+  for (std::uint32_t i = 0; i < n; ++i) refs_[prims[i].index] = {block_of[i], slot_of[i], {}, ~0u};
   first_large_block_ = small < n ? block_of[small] : static_cast<std::uint32_t>(leaves_.size());
   built_area_ = area_;
 }

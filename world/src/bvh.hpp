@@ -122,6 +122,21 @@ public:
   /// the refit records (O(nodes)); a static tree never pays for them. Throws glide::Error for
   /// an input out of range or a payload of another size.
   void refit(std::uint32_t input, const gjk::Aabb& box, std::span<const glm::vec3> data);
+  /// Starts fetching what refit(input) reads first, in two steps a few moves apart: the item's
+  /// record (prefetch_refit_record), then its leaf block and leaf node (prefetch_refit). A
+  /// refit of moves scattered over a large tree waits on memory, not arithmetic.
+  void prefetch_refit_record(std::uint32_t input) const {
+    if (input < refs_.size()) __builtin_prefetch(&refs_[input]);
+  }
+  void prefetch_refit(std::uint32_t input) const {
+    if (input >= refs_.size() || refit_.size() != wide_.size()) return;
+    const ItemRef& r = refs_[input];
+    __builtin_prefetch(leaves_.data() + r.block);
+    __builtin_prefetch(leaves_.data() + r.block + 5); // the payload's next line
+    __builtin_prefetch(&wide_[r.slot / 4]);
+    __builtin_prefetch(&refit_[r.slot / 4]);
+    __builtin_prefetch(reinterpret_cast<const char*>(&refit_[r.slot / 4]) + 64);
+  }
   /// Sum of the half surface areas of every used slot's exact box (m^2): what a query's chance
   /// to visit the tree's slots grows with. built_area() is the sum at the last build.
   double area() const { return area_; }
@@ -213,22 +228,29 @@ private:
   std::uint32_t item_count_ = 0;
   CellGrid cells_;
 
-  // Per build input: its leaf block, and the wide node (times 4) plus slot holding its leaf.
+  // Per build input: its leaf block, the wide node (times 4) plus slot holding its leaf, and
+  // (from the first refit) the centroid the build placed it in a cell by and the cell entry
+  // that is its leaf alone, if any.
   struct ItemRef {
     std::uint32_t block = 0;
     std::uint32_t slot = 0;
+    glm::vec3 anchor{0.f};
+    std::uint32_t own_entry = ~0u;
   };
   std::vector<ItemRef> refs_;
   std::uint32_t first_large_block_ = 0; // blocks from here on hold the items too large for a cell
   double area_ = 0.0, built_area_ = 0.0;
-  // The refit records, made by the first refit after a build (prepare_refit): per wide node its
-  // parent (times 4, plus the slot) and the exact boxes its slots stand for (which the stored
-  // codes round outward), and the cell entry it is the subtree of; per input, the centroid the
-  // build placed it in a cell by.
-  std::vector<std::uint32_t> parent_;
-  std::vector<std::array<gjk::Aabb, 4>> slot_bounds_;
-  std::vector<std::uint32_t> node_entry_;
-  std::vector<glm::vec3> anchors_;
+  // Per wide node, made by the first refit after a build (prepare_refit): the exact boxes its
+  // slots stand for (which the stored codes round outward), the box its parent's slot holds for
+  // it, its parent (times 4, plus the slot) and the cell entry it is the subtree of. Two cache
+  // lines, so a refit reads one node's records in one go.
+  struct alignas(64) RefitNode {
+    std::array<gjk::Aabb, 4> slots;
+    gjk::Aabb published;
+    std::uint32_t parent = WideNode::k_empty;
+    std::uint32_t entry = ~0u;
+  };
+  std::vector<RefitNode, CacheLineAllocator<RefitNode>> refit_;
 };
 
 template <class Visit>

@@ -27,11 +27,12 @@ void validate(const gjk::Transform& t) {
 // Bakes the placement into world-space vertices: static pieces are queried far more often than
 // moved, and a plain point cloud saves two rotations per support call.
 void place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm::vec3>& out, gjk::Aabb& bounds) {
-  out.clear();
+  const auto vertices = hull.vertices();
+  out.resize(vertices.size()); // a re-placed piece keeps its storage: moving pieces do this every frame
   bounds = gjk::Aabb{};
-  for (const glm::vec3& v : hull.vertices()) {
-    out.push_back(t.apply(v));
-    bounds = bounds.merged(out.back());
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    out[i] = t.apply(vertices[i]);
+    bounds = bounds.merged(out[i]);
   }
 }
 
@@ -183,10 +184,24 @@ void World::update() const {
   }
   if (bvh_dirty_) return rebuild();
   if (moved_.empty()) return;
-  for (const std::uint32_t i : moved_) {
-    const Piece& p = pieces_[i];
+  // Each refit's data is fetched while earlier ones run: first the piece's record and its
+  // place in the hierarchy, then what the refit reads there (bvh.hpp, prefetch_refit).
+  constexpr std::size_t k_ahead = 4;
+  const std::size_t n = moved_.size();
+  for (std::size_t j = 0; j < n; ++j) {
+    if (j + 3 * k_ahead < n) {
+      __builtin_prefetch(&pieces_[moved_[j + 3 * k_ahead]]);
+      __builtin_prefetch(&build_index_[moved_[j + 3 * k_ahead]]);
+    }
+    if (j + 2 * k_ahead < n) {
+      const std::uint32_t ahead = moved_[j + 2 * k_ahead];
+      __builtin_prefetch(pieces_[ahead].world_vertices.data());
+      bvh_->prefetch_refit_record(build_index_[ahead]);
+    }
+    if (j + k_ahead < n) bvh_->prefetch_refit(build_index_[moved_[j + k_ahead]]);
+    const Piece& p = pieces_[moved_[j]];
     p.refit_queued = false;
-    bvh_->refit(build_index_[i], p.bounds, p.world_vertices);
+    bvh_->refit(build_index_[moved_[j]], p.bounds, p.world_vertices);
   }
   moved_.clear();
   ++refits_;
