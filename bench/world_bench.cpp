@@ -313,6 +313,7 @@ void moving_pieces(benchmark::State& state) {
   state.counters["rebuilds"] = static_cast<double>(after.rebuilds - before.rebuilds);
   state.counters["refits"] = static_cast<double>(after.refits - before.refits);
   state.counters["area_ratio"] = after.refit_area_ratio;
+  state.counters["reach_growth"] = after.refit_reach_growth;
   state.counters["update_us"] = 1e6 * updating / static_cast<double>(state.iterations());
 }
 
@@ -350,6 +351,7 @@ void sweep_after_motion(benchmark::State& state) {
   sweep_stream(state, world, slot->level->level->queries, ToiMethod::conservative_advancement);
   state.counters["rebuilds"] = static_cast<double>(slot->rebuilds);
   state.counters["area_ratio"] = world.stats().refit_area_ratio;
+  state.counters["reach_growth"] = world.stats().refit_reach_growth;
 }
 
 // Narrowphase representation: one piece swept against, as baked world-space vertices or as

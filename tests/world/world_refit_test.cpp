@@ -198,8 +198,8 @@ gjk::Transform moved_pose(const gjk::Transform& home, const gjk::Transform& now,
     t.translation += 0.05f * glm::vec3{unit(rng), unit(rng), unit(rng)};
     t.rotation = glm::normalize(glm::angleAxis(0.05f * unit(rng), glm::vec3(0, 1, 0)) * t.rotation);
     break;
-  case 2: // a large step and any turn
-    t.translation += 5.f * glm::vec3{unit(rng), unit(rng), unit(rng)};
+  case 2: // a step of up to a metre and any turn
+    t.translation += glm::vec3{unit(rng), unit(rng), unit(rng)};
     t.rotation = glm::normalize(glm::quat(gauss(rng), gauss(rng), gauss(rng), gauss(rng)));
     break;
   case 3: // across the level
@@ -333,6 +333,8 @@ TEST_CASE("Small platform motion refits for many frames; queries still equal a f
   CHECK(s.rebuilds == rebuilds);
   CHECK(s.refit_area_ratio > 1.0);
   CHECK(s.refit_area_ratio < World::k_rebuild_area_ratio);
+  CHECK(s.refit_reach_growth > 0.0); // the pieces left their build places: the cells' reach grew
+  CHECK(s.refit_reach_growth <= World::k_rebuild_reach_growth);
   std::vector<PieceId> moved;
   for (std::uint32_t i = 0; i < 50; ++i) moved.push_back(PieceId{i * 37});
   std::mt19937 queries(43);
@@ -379,6 +381,7 @@ TEST_CASE("Refit bookkeeping: moves refit once per update, add and remove rebuil
   CHECK(s.refits == 2);
   CHECK(s.rebuilds == 4);
   CHECK(s.refit_area_ratio == 1.0);
+  CHECK(s.refit_reach_growth == 0.0);
 }
 
 TEST_CASE("NearbyPieces regathers after a refit and answers as the World") {

@@ -140,6 +140,9 @@ public:
   /// Sum of the half surface areas of every used slot's exact box (m^2): what a query's chance
   /// to visit the tree's slots grows with. built_area() is the sum at the last build.
   double area() const { return area_; }
+  /// How far refits have widened the cells' reach (cells; 0 without cells): the cells' part of
+  /// the tree's degradation (CellGrid::reach_growth).
+  float reach_growth() const { return cells_.active() ? cells_.reach_growth() : 0.f; }
   double built_area() const { return built_area_; }
 
   /// Node 0 is the root; node 1 is padding (empty box, never referenced) so that sibling

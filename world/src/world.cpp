@@ -205,7 +205,8 @@ void World::update() const {
   }
   moved_.clear();
   ++refits_;
-  if (bvh_->area() > k_rebuild_area_ratio * bvh_->built_area()) rebuild();
+  if (bvh_->area() > k_rebuild_area_ratio * bvh_->built_area() || bvh_->reach_growth() > k_rebuild_reach_growth)
+    rebuild();
 }
 
 void World::rebuild() const {

@@ -41,6 +41,9 @@ struct WorldStats {
   /// after a build): how far refits have loosened it. Past World::k_rebuild_area_ratio the
   /// world rebuilds.
   double refit_area_ratio = 1.0;
+  /// how far refits have widened the reach of the cells small queries start from, beyond the
+  /// build's (cells; 0 right after a build). Past World::k_rebuild_reach_growth the world rebuilds.
+  double refit_reach_growth = 0.0;
 };
 
 /// The world the character moves through: convex pieces (each a hull in local space plus a
@@ -55,6 +58,9 @@ public:
   /// A refit rebuilds the hierarchy once its summed box surface exceeds this multiple of the
   /// sum at its last build (WorldStats::refit_area_ratio; docs/world.md, "Moving pieces").
   static constexpr double k_rebuild_area_ratio = 1.5;
+  /// ... or once pieces moved away from the cells they were built into by more than this
+  /// (WorldStats::refit_reach_growth, in cells): queries then span more cells.
+  static constexpr double k_rebuild_reach_growth = 0.25;
 
   World();
   ~World();
