@@ -20,7 +20,7 @@ class Bvh;
 struct WorldAccess; // the world's own sources and its tests reach the hierarchy through it
 } // namespace detail
 
-/// What the hierarchy over the pieces looks like after the last rebuild (World::stats()): for
+/// What the hierarchy over the pieces looks like as last built or refitted (World::stats()): for
 /// tools, budgets and tests.
 struct WorldStats {
   std::size_t pieces = 0;          ///< live pieces in the hierarchy (count)
