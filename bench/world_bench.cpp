@@ -1,6 +1,7 @@
 // World queries: sweep_capsule of 1 m on random levels of 1k, 10k and 100k pieces at the same
 // density and on a 1025 x 1025 terrain; the broadphase alone; the hierarchy's rebuild (World::update
-// after an edit); the narrowphase on baked world-space vertices against Transformed<ConvexHull>.
+// after an edit); pieces moving every frame (move_piece, the refit) and the sweeps after
+// such motion; the narrowphase on baked world-space vertices against Transformed<ConvexHull>.
 // Public API only. Peer: Bullet's btCollisionWorld::convexSweepTest
 // (btDbvtBroadphase, btConvexHullShape pieces, btCapsuleShape) on the same levels and queries.
 #include <glide/gjk/shapes.hpp>
@@ -10,6 +11,7 @@
 #include <benchmark/benchmark.h>
 #include <glm/gtc/quaternion.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -61,18 +63,15 @@ struct Level {
 gjk::Capsule upright(const glm::vec3& base) { return {{base, base + glm::vec3(0, k_segment, 0)}, k_radius}; }
 
 // Random pieces (rotated boxes and 4 to 12 point clouds of 0.3 to 2 m) in a cube holding
-// one piece per 64 m^3, and 1 m sweeps of an upright capsule in random directions, starting
-// k_query_margin inside the cube.
-Level& level(int n) {
-  static std::map<int, std::unique_ptr<Level>> cache;
-  auto& slot = cache[n];
-  if (slot) return *slot;
-  slot = std::make_unique<Level>();
+// one piece per 64 m^3 (plus `extra` more, for the moving ones), and 1 m sweeps of an upright
+// capsule in random directions, starting k_query_margin inside the cube.
+std::unique_ptr<Level> make_level(int n, int extra = 0) {
+  auto slot = std::make_unique<Level>();
   const float side = std::cbrt(static_cast<float>(n) * k_volume_per_piece);
   std::mt19937 rng(static_cast<std::uint32_t>(n));
   std::uniform_real_distribution<float> pos(-0.5f * side, 0.5f * side), size(0.15f, 1.f), unit(-1.f, 1.f);
   std::normal_distribution<float> gauss;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < n + extra; ++i) {
     std::vector<glm::vec3> points;
     gjk::ConvexHull hull;
     if (i % 3 == 0) {
@@ -113,6 +112,13 @@ Level& level(int n) {
     slot->path.push_back({upright(at), dir});
     at += dir;
   }
+  return slot;
+}
+
+Level& level(int n) {
+  static std::map<int, std::unique_ptr<Level>> cache;
+  auto& slot = cache[n];
+  if (!slot) slot = make_level(n);
   return *slot;
 }
 
@@ -217,15 +223,15 @@ void sweep_brute_force(benchmark::State& state) {
   }
 }
 
-// A rebuild of the hierarchy: one piece set back to where it is (an edit that changes
-// nothing but marks the hierarchy dirty), then World::update(), which gathers the pieces'
-// boxes, layers and world vertices and builds the tree over them.
+// A rebuild of the hierarchy: a piece added and removed again (edits that change the set of
+// pieces, so the hierarchy must be rebuilt; a moved piece would only refit it), then
+// World::update(), which gathers the pieces' boxes, layers and world vertices and builds the
+// tree over them.
 void world_update(benchmark::State& state) {
   Level& l = level(static_cast<int>(state.range(0)));
   const PieceId first = l.world.piece_ids().front();
-  const gjk::Transform placement = l.world.transform(first);
   for (auto _ : state) {
-    l.world.set_piece_transform(first, placement);
+    l.world.remove_piece(l.world.add_piece(l.world.hull(first), l.world.transform(first)));
     l.world.update();
   }
   // The size of the tree the queries walk decides whether it stays in cache (its leaves are
@@ -233,6 +239,119 @@ void world_update(benchmark::State& state) {
   const WorldStats stats = l.world.stats();
   state.counters["wide_nodes"] = static_cast<double>(stats.nodes);
   state.counters["depth"] = static_cast<double>(stats.depth);
+}
+
+// ---- moving pieces --------------------------------------------------------------------
+
+constexpr int k_static_pieces = 100000;
+constexpr int k_moving_pieces = 1000;
+constexpr int k_motion_frames = 10000; // frames of motion before sweep_after_motion's sweeps
+
+// A level of k_static_pieces with k_moving_pieces more, the moving ones, and their motion: each
+// frame each takes a random step of up to `step` per axis (m) and turns by up to 2 * step rad
+// about a random axis, as a platform, lift or door does (a random walk, so they wander).
+struct MovingLevel {
+  std::unique_ptr<Level> level = make_level(k_static_pieces, k_moving_pieces);
+  std::vector<PieceId> moving;
+  std::vector<gjk::Transform> poses;
+  std::mt19937 rng{5};
+  float step;
+
+  explicit MovingLevel(float step_m) : step(step_m) {
+    const std::vector<PieceId> ids = level->world.piece_ids();
+    moving.assign(ids.end() - k_moving_pieces, ids.end());
+    for (PieceId id : moving) poses.push_back(level->world.transform(id));
+  }
+  // The poses of the next frame (outside the timing: the game's work, not the world's).
+  void next_poses() {
+    std::uniform_real_distribution<float> unit(-1.f, 1.f);
+    for (gjk::Transform& t : poses) {
+      t.translation += step * glm::vec3{unit(rng), unit(rng), unit(rng)};
+      const glm::vec3 axis{unit(rng), unit(rng), unit(rng)};
+      if (glm::length(axis) > 1e-3f)
+        t.rotation = glm::normalize(glm::angleAxis(2.f * step * unit(rng), glm::normalize(axis)) * t.rotation);
+    }
+  }
+  // The world's part of a frame: every moving piece moved, then the hierarchy brought up to
+  // date; returns when the moves ended.
+  std::chrono::steady_clock::time_point move() {
+    for (std::size_t i = 0; i < moving.size(); ++i) level->world.move_piece(moving[i], poses[i], 1.f / 60.f);
+    const auto moved = std::chrono::steady_clock::now();
+    level->world.update();
+    return moved;
+  }
+};
+
+MovingLevel& moving_level(float step) {
+  static std::map<float, std::unique_ptr<MovingLevel>> cache;
+  auto& slot = cache[step];
+  if (!slot) slot = std::make_unique<MovingLevel>(step);
+  return *slot;
+}
+
+// A frame of a game with moving platforms: move_piece for k_moving_pieces among
+// k_static_pieces, World::update() (a refit), and one capsule sweep. The time reported is the
+// world's part (move_piece and update), measured by hand; the sweep runs untimed, so its
+// lazy update would show if update() had left anything to do.
+void moving_pieces(benchmark::State& state) {
+  MovingLevel& m = moving_level(static_cast<float>(state.range(0)) * 1e-3f);
+  const WorldStats before = m.level->world.stats();
+  std::size_t i = 0;
+  double updating = 0.0; // of which World::update (s)
+  for (auto _ : state) {
+    m.next_poses();
+    const auto start = std::chrono::steady_clock::now();
+    const auto moved = m.move();
+    const auto end = std::chrono::steady_clock::now();
+    state.SetIterationTime(std::chrono::duration<double>(end - start).count());
+    updating += std::chrono::duration<double>(end - moved).count();
+    const Query& q = m.level->queries[i];
+    benchmark::DoNotOptimize(m.level->world.sweep_capsule(q.capsule, q.motion));
+    i = (i + 1) % k_stream;
+  }
+  const WorldStats after = m.level->world.stats();
+  state.counters["rebuilds"] = static_cast<double>(after.rebuilds - before.rebuilds);
+  state.counters["refits"] = static_cast<double>(after.refits - before.refits);
+  state.counters["area_ratio"] = after.refit_area_ratio;
+  state.counters["reach_growth"] = after.refit_reach_growth;
+  state.counters["update_us"] = 1e6 * updating / static_cast<double>(state.iterations());
+}
+
+// The same pieces at the same poses, added to a new world: a fresh build.
+World fresh_copy(const World& world) {
+  World copy;
+  for (PieceId id : world.piece_ids()) copy.add_piece(world.hull(id), world.transform(id), world.info(id));
+  copy.update();
+  return copy;
+}
+
+// sweep_glide's sweeps after k_motion_frames frames of motion (refitted: 1), or in a fresh
+// build of the same final poses (refitted: 0): what refits cost the queries.
+void sweep_after_motion(benchmark::State& state) {
+  const float step = static_cast<float>(state.range(0)) * 1e-3f;
+  struct Moved {
+    std::unique_ptr<MovingLevel> level;
+    World fresh;
+    std::uint64_t rebuilds;
+  };
+  static std::map<float, std::unique_ptr<Moved>> cache;
+  auto& slot = cache[step];
+  if (!slot) {
+    // Its own level: moving_pieces' frames must not add to these.
+    auto m = std::make_unique<MovingLevel>(step);
+    for (int frame = 0; frame < k_motion_frames; ++frame) {
+      m->next_poses();
+      m->move();
+    }
+    const std::uint64_t rebuilds = m->level->world.stats().rebuilds - 1; // after the first build
+    World fresh = fresh_copy(m->level->world);
+    slot = std::make_unique<Moved>(Moved{std::move(m), std::move(fresh), rebuilds});
+  }
+  const World& world = state.range(1) == 1 ? slot->level->level->world : slot->fresh;
+  sweep_stream(state, world, slot->level->level->queries, ToiMethod::conservative_advancement);
+  state.counters["rebuilds"] = static_cast<double>(slot->rebuilds);
+  state.counters["area_ratio"] = world.stats().refit_area_ratio;
+  state.counters["reach_growth"] = world.stats().refit_reach_growth;
 }
 
 // Narrowphase representation: one piece swept against, as baked world-space vertices or as
@@ -396,5 +515,8 @@ BENCHMARK(sweep_bullet)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000);
 #endif
 BENCHMARK(sweep_terrain)->ArgName("bisection")->Arg(0)->Arg(1);
 BENCHMARK(world_update)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+// Steps of 10 mm per axis per frame (a platform at up to 1 m/s), and 100 mm (a fast one).
+BENCHMARK(moving_pieces)->ArgName("step_mm")->Arg(10)->Arg(100)->UseManualTime();
+BENCHMARK(sweep_after_motion)->ArgNames({"step_mm", "refitted"})->ArgsProduct({{10, 100}, {1, 0}});
 BENCHMARK(toi_representation)->ArgName("baked")->Arg(1)->Arg(0);
 BENCHMARK_MAIN();

@@ -117,36 +117,21 @@ int step_exponent(double extent) {
   return e;
 }
 
-// Stores `exact` (the used slots' boxes) in 8 bits per coordinate, rounded outward: each code
-// is the nearest one whose decoded value, computed exactly as the queries compute it, lies on
-// the far side of the exact bound. Code 0 decodes to the origin itself, and code 255 to at
-// least the box's largest corner (255 * step covers the extent, and float rounding is
-// monotone), so such a code always exists.
-void quantize(WideNode& w, std::span<const gjk::Aabb> exact) {
-  gjk::Aabb node;
-  for (const gjk::Aabb& b : exact) node = node.merged(b);
-  for (int a = 0; a < 3; ++a) {
-    w.origin[a] = node.min[a];
-    const int e = step_exponent(static_cast<double>(node.max[a]) - static_cast<double>(node.min[a]));
-    w.step_bits[a] = static_cast<std::uint8_t>(e + 127);
-    const float step = w.step(a);
-    for (std::size_t k = 0; k < 4; ++k) {
-      if (k >= exact.size()) { // unused: an empty box (lo > hi); queries check child first anyway
-        w.lo[a][k] = 255;
-        w.hi[a][k] = 0;
-        continue;
-      }
-      const double lo = std::floor((static_cast<double>(exact[k].min[a]) - node.min[a]) / step);
-      const double hi = std::ceil((static_cast<double>(exact[k].max[a]) - node.min[a]) / step);
-      int q_lo = static_cast<int>(std::clamp(lo, 0.0, 255.0));
-      int q_hi = static_cast<int>(std::clamp(hi, 0.0, 255.0));
-      while (q_lo > 0 && WideNode::decode(w.origin[a], static_cast<std::uint8_t>(q_lo), step) > exact[k].min[a]) --q_lo;
-      while (q_hi < 255 && WideNode::decode(w.origin[a], static_cast<std::uint8_t>(q_hi), step) < exact[k].max[a])
-        ++q_hi;
-      w.lo[a][k] = static_cast<std::uint8_t>(q_lo);
-      w.hi[a][k] = static_cast<std::uint8_t>(q_hi);
-    }
-  }
+// Stores slot k's bound along axis a on the node's grid, rounded outward: each code is the
+// nearest one whose decoded value, computed exactly as the queries compute it, lies on the far
+// side of the exact bound. Code 0 decodes to the origin itself, and code 255 to at least the
+// node box's largest corner (255 * step covers its extent, and float rounding is monotone), so
+// such a code exists for any bound within the grid's range.
+void code_slot(WideNode& w, int a, int k, float min, float max) {
+  const float step = w.step(a);
+  const double lo = std::floor((static_cast<double>(min) - w.origin[a]) / step);
+  const double hi = std::ceil((static_cast<double>(max) - w.origin[a]) / step);
+  int q_lo = static_cast<int>(std::clamp(lo, 0.0, 255.0));
+  int q_hi = static_cast<int>(std::clamp(hi, 0.0, 255.0));
+  while (q_lo > 0 && WideNode::decode(w.origin[a], static_cast<std::uint8_t>(q_lo), step) > min) --q_lo;
+  while (q_hi < 255 && WideNode::decode(w.origin[a], static_cast<std::uint8_t>(q_hi), step) < max) ++q_hi;
+  w.lo[a][k] = static_cast<std::uint8_t>(q_lo);
+  w.hi[a][k] = static_cast<std::uint8_t>(q_hi);
 }
 
 // ---- the build's phases (Bvh::build) ----------------------------------------------------
@@ -325,6 +310,46 @@ void free_query_storage(void* p, std::size_t bytes) {
   ::operator delete (p, size < k_huge_page ? std::align_val_t{k_line} : std::align_val_t{k_huge_page});
 }
 
+// The grid is anchored at the used slots' union: its smallest corner and the smallest power of
+// two step whose 255 steps cover its extent.
+void quantize(WideNode& w, std::span<const gjk::Aabb> exact) {
+  gjk::Aabb node;
+  for (const gjk::Aabb& b : exact) node = node.merged(b);
+  for (int a = 0; a < 3; ++a) {
+    w.origin[a] = node.min[a];
+    const int e = step_exponent(static_cast<double>(node.max[a]) - static_cast<double>(node.min[a]));
+    w.step_bits[a] = static_cast<std::uint8_t>(e + 127);
+    for (int k = 0; k < 4; ++k) {
+      if (static_cast<std::size_t>(k) >= exact.size()) { // unused: an empty box (lo > hi); queries check child first
+        w.lo[a][k] = 255;
+        w.hi[a][k] = 0;
+        continue;
+      }
+      code_slot(w, a, k, exact[static_cast<std::size_t>(k)].min[a], exact[static_cast<std::size_t>(k)].max[a]);
+    }
+  }
+}
+
+// A refit's per-move coding, in float: the step is a power of two, so the estimate is within a
+// code of the tightest, and the loops move it outward until it rounds outward as decoded.
+bool quantize_slot(WideNode& w, int k, const gjk::Aabb& exact) {
+  float step[3];
+  for (int a = 0; a < 3; ++a) {
+    step[a] = w.step(a);
+    if (!(exact.min[a] >= w.origin[a] && exact.max[a] <= WideNode::decode(w.origin[a], 255, step[a]))) return false;
+  }
+  for (int a = 0; a < 3; ++a) {
+    const float o = w.origin[a], s = step[a], inv = 1.f / s;
+    int lo = static_cast<int>(std::clamp((exact.min[a] - o) * inv, 0.f, 255.f));
+    int hi = static_cast<int>(std::clamp(std::ceil((exact.max[a] - o) * inv), 0.f, 255.f));
+    while (lo > 0 && WideNode::decode(o, static_cast<std::uint8_t>(lo), s) > exact.min[a]) --lo;
+    while (hi < 255 && WideNode::decode(o, static_cast<std::uint8_t>(hi), s) < exact.max[a]) ++hi;
+    w.lo[a][k] = static_cast<std::uint8_t>(lo);
+    w.hi[a][k] = static_cast<std::uint8_t>(hi);
+  }
+  return true;
+}
+
 void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids,
                 std::span<const ItemPayload> payloads) {
   nodes_.clear();
@@ -333,6 +358,9 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   item_count_ = 0;
   prefetch_limit_ = 0;
   cells_.clear();
+  refs_.clear();
+  area_ = built_area_ = 0.0;
+  refit_.clear();
   const auto n = static_cast<std::uint32_t>(boxes.size());
   if (n == 0) return;
 
@@ -343,7 +371,13 @@ void Bvh::build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t>
   binary.run();
   const std::vector<std::uint32_t> block_of = lay_out_items(prims, ids, payloads);
   item_count_ = n;
-  fold(block_of, binary.marked);
+  std::vector<std::uint32_t> slot_of(n); // by leaf position: wide node * 4 + slot
+  fold(block_of, binary.marked, slot_of);
+  // What refit() needs of each input: its block and leaf slot (the rest waits for a refit).
+  refs_.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) refs_[prims[i].index] = {block_of[i], slot_of[i], {}, ~0u};
+  first_large_block_ = small < n ? block_of[small] : static_cast<std::uint32_t>(leaves_.size());
+  built_area_ = area_;
 }
 
 // Lays the items out in leaf order, one block each: its header (box, id, word, payload size),
@@ -371,12 +405,12 @@ std::vector<std::uint32_t> Bvh::lay_out_items(std::span<const Prim> prims, std::
 }
 
 // Folds the binary tree into the wide one, recording the cells' subtrees where they land.
-void Bvh::fold(std::span<const std::uint32_t> block_of,
-               std::span<const std::pair<std::uint32_t, std::uint32_t>> marked) {
+void Bvh::fold(std::span<const std::uint32_t> block_of, std::span<const std::pair<std::uint32_t, std::uint32_t>> marked,
+               std::span<std::uint32_t> slot_of) {
   std::vector<std::uint32_t> marks(nodes_.size(), k_no_mark);
   for (const auto& [node, mark] : marked) marks[node] = mark;
   wide_.reserve(nodes_.size() / 3 + 1);
-  collapse(0, block_of, marks);
+  collapse(0, block_of, marks, slot_of);
   prefetch_limit_ = wide_.size() >= k_prefetch_min_nodes ? k_prefetch_subtree : 0;
 }
 
@@ -400,7 +434,7 @@ void Bvh::record_entry(std::uint32_t mark, std::uint32_t binary, std::uint32_t r
 // Folds binary nodes into a 4-wide node: starting from the two children, the inner child with
 // the largest surface is replaced by its own two children until there are four.
 std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t> block_of,
-                            std::span<const std::uint32_t> marks) {
+                            std::span<const std::uint32_t> marks, std::span<std::uint32_t> slot_of) {
   const auto index = static_cast<std::uint32_t>(wide_.size());
   wide_.emplace_back();
   if (marks[binary] != k_no_mark) record_entry(marks[binary], binary, index); // a cell's subtree starts here
@@ -424,7 +458,10 @@ std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t>
     }
   }
   gjk::Aabb exact[4];
-  for (int k = 0; k < n; ++k) exact[k] = nodes_[slots[k]].bounds;
+  for (int k = 0; k < n; ++k) {
+    exact[k] = nodes_[slots[k]].bounds;
+    area_ += exact[k].half_area();
+  }
   quantize(wide_[index], {exact, static_cast<std::size_t>(n)});
   wide_[index].used = static_cast<std::uint8_t>((1u << n) - 1u);
   for (int k = 0; k < 4; ++k) {
@@ -438,10 +475,13 @@ std::uint32_t Bvh::collapse(std::uint32_t binary, std::span<const std::uint32_t>
     w.count[k] = static_cast<std::uint8_t>(b.count);
     w.child[k] = b.count > 0 ? block_of[b.first] : b.first;
     if (b.count == 0) {
-      const std::uint32_t child = collapse(slots[k], block_of, marks); // may reallocate wide_: index again below
+      const std::uint32_t child = collapse(slots[k], block_of, marks, slot_of); // may reallocate wide_: index again
       wide_[index].child[k] = child;
       wide_[index].set_subtree(k, static_cast<std::uint32_t>(wide_.size()) - child); // depth-first: all after child
-    } else if (marks[slots[k]] != k_no_mark) {
+      continue;
+    }
+    slot_of[b.first] = 4 * index + static_cast<std::uint32_t>(k);
+    if (marks[slots[k]] != k_no_mark) {
       record_entry(marks[slots[k]], slots[k], wide_[index].child[k]); // a cell of one item: its leaf
     }
   }

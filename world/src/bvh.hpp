@@ -9,6 +9,7 @@
 #include <glm/vec3.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <new>
@@ -90,9 +91,17 @@ struct LeafItem {
   std::span<const glm::vec3> payload;
 };
 
+/// Stores the boxes of a wide node's used slots (`exact`, slots 0 to size - 1) in 8 bits per
+/// coordinate on a grid anchored at their union, rounded outward.
+void quantize(WideNode& w, std::span<const gjk::Aabb> exact);
+/// Stores slot k's box on the node's current grid, rounded outward; false, changing nothing,
+/// when the box leaves the grid's range.
+bool quantize_slot(WideNode& w, int k, const gjk::Aabb& exact);
+
 /// Bounding volume hierarchy over item boxes, built top-down with a binned surface area
 /// heuristic. Items are opaque 32-bit values (the world's piece slots).
-/// The binary tree is kept for inspection and future refits; queries walk the wide tree.
+/// The binary tree is kept for inspection; queries walk the wide tree, which refit() keeps
+/// correct as items move.
 class Bvh {
 public:
   /// Rebuilds from scratch: boxes[i] is the box of item ids[i], stored with payloads[i] when
@@ -102,6 +111,39 @@ public:
   /// leaf blocks, the fold into wide nodes. The same input gives the same bytes.
   void build(std::span<const gjk::Aabb> boxes, std::span<const std::uint32_t> ids,
              std::span<const ItemPayload> payloads = {});
+
+  /// Moves item `input` (its index in the last build's inputs) to `box`, with the payload
+  /// `data` (as many points as at the build): rewrites its leaf block and re-stores the slot
+  /// boxes on its path to the root, each still containing what it holds. The leaf's slot gets
+  /// the exact box; an ancestor's slot is enlarged only when its subtree grew out of it, so the
+  /// work is about one node per move and at most the depth. The cells' bounds and reach grow
+  /// to keep the moved item reachable from the cells around its new box. The tree's shape is
+  /// unchanged: area() measures how much it degrades. The first refit after a build prepares
+  /// the refit records (O(nodes)); a static tree never pays for them. Throws glide::Error for
+  /// an input out of range or a payload of another size.
+  void refit(std::uint32_t input, const gjk::Aabb& box, std::span<const glm::vec3> data);
+  /// Starts fetching what refit(input) reads first, in two steps a few moves apart: the item's
+  /// record (prefetch_refit_record), then its leaf block and leaf node (prefetch_refit). A
+  /// refit of moves scattered over a large tree waits on memory, not arithmetic.
+  void prefetch_refit_record(std::uint32_t input) const {
+    if (input < refs_.size()) __builtin_prefetch(&refs_[input]);
+  }
+  void prefetch_refit(std::uint32_t input) const {
+    if (input >= refs_.size() || refit_.size() != wide_.size()) return;
+    const ItemRef& r = refs_[input];
+    __builtin_prefetch(leaves_.data() + r.block);
+    __builtin_prefetch(leaves_.data() + r.block + 5); // the payload's next line
+    __builtin_prefetch(&wide_[r.slot / 4]);
+    __builtin_prefetch(&refit_[r.slot / 4]);
+    __builtin_prefetch(reinterpret_cast<const char*>(&refit_[r.slot / 4]) + 64);
+  }
+  /// Sum of the half surface areas of every used slot's exact box (m^2): what a query's chance
+  /// to visit the tree's slots grows with. built_area() is the sum at the last build.
+  double area() const { return area_; }
+  /// How far refits have widened the cells' reach (cells; 0 without cells): the cells' part of
+  /// the tree's degradation (CellGrid::reach_growth).
+  float reach_growth() const { return cells_.active() ? cells_.reach_growth() : 0.f; }
+  double built_area() const { return built_area_; }
 
   /// Node 0 is the root; node 1 is padding (empty box, never referenced) so that sibling
   /// pairs start at even indices, on a cache line each.
@@ -149,11 +191,15 @@ private:
   // The build's last phases (bvh.cpp has the first ones): the leaf blocks, then the fold.
   std::vector<std::uint32_t> lay_out_items(std::span<const Prim> prims, std::span<const std::uint32_t> ids,
                                            std::span<const ItemPayload> payloads);
-  void fold(std::span<const std::uint32_t> block_of, std::span<const std::pair<std::uint32_t, std::uint32_t>> marked);
+  void fold(std::span<const std::uint32_t> block_of, std::span<const std::pair<std::uint32_t, std::uint32_t>> marked,
+            std::span<std::uint32_t> slot_of);
   // Folds the binary subtree at `binary_node` into wide nodes; a binary node with a subtree
   // mark (cell or large items) is never folded into its parent, and its entry is recorded.
   std::uint32_t collapse(std::uint32_t binary_node, std::span<const std::uint32_t> block_of,
-                         std::span<const std::uint32_t> marks);
+                         std::span<const std::uint32_t> marks, std::span<std::uint32_t> slot_of);
+  void prepare_refit();
+  // Re-stores slot k of wide node `node` as `box` (on its grid, or on a new one when it leaves it).
+  void refit_slot(std::uint32_t node, int k, const gjk::Aabb& box);
   void record_entry(std::uint32_t mark, std::uint32_t binary_node, std::uint32_t ref);
 
   // The leaves' storage, one block per leaf (one item each) in leaf order: a header of the
@@ -184,6 +230,30 @@ private:
   std::vector<glm::vec3, QueryAllocator<glm::vec3>> leaves_;
   std::uint32_t item_count_ = 0;
   CellGrid cells_;
+
+  // Per build input: its leaf block, the wide node (times 4) plus slot holding its leaf, and
+  // (from the first refit) the centroid the build placed it in a cell by and the cell entry
+  // that is its leaf alone, if any.
+  struct ItemRef {
+    std::uint32_t block = 0;
+    std::uint32_t slot = 0;
+    glm::vec3 anchor{0.f};
+    std::uint32_t own_entry = ~0u;
+  };
+  std::vector<ItemRef> refs_;
+  std::uint32_t first_large_block_ = 0; // blocks from here on hold the items too large for a cell
+  double area_ = 0.0, built_area_ = 0.0;
+  // Per wide node, made by the first refit after a build (prepare_refit): the exact boxes its
+  // slots stand for (which the stored codes round outward), the box its parent's slot holds for
+  // it, its parent (times 4, plus the slot) and the cell entry it is the subtree of. Two cache
+  // lines, so a refit reads one node's records in one go.
+  struct alignas(64) RefitNode {
+    std::array<gjk::Aabb, 4> slots;
+    gjk::Aabb published;
+    std::uint32_t parent = WideNode::k_empty;
+    std::uint32_t entry = ~0u;
+  };
+  std::vector<RefitNode, CacheLineAllocator<RefitNode>> refit_;
 };
 
 template <class Visit>

@@ -46,6 +46,12 @@ bool CellGrid::plan(std::span<const gjk::Aabb> boxes) {
 }
 
 void CellGrid::set_reach(const glm::vec3& reach) {
+  set_reach_ = reach;
+  pad_reach(reach);
+}
+
+void CellGrid::pad_reach(const glm::vec3& reach) {
+  raw_reach_ = reach;
   // Outward by more than any rounding of the build's and the queries' float arithmetic. A
   // sweep's slab test rounds at the scale of the coordinates, so the pad grows with them.
   const glm::vec3 last = origin_ + glm::vec3(dims_[0], dims_[1], dims_[2]) / inv_size_;

@@ -13,6 +13,7 @@
 #include <glm/common.hpp>
 #include <glm/vec3.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -62,6 +63,18 @@ public:
   }
   /// Records how far the small items reach beyond their centroids (m, per axis).
   void set_reach(const glm::vec3& reach);
+  /// Widens the reach to at least `reach` (m, per axis): an item refitted away from the
+  /// centroid it was placed by must still be found from the cells around its new box.
+  void grow_reach(const glm::vec3& reach) {
+    if (reach.x > raw_reach_.x || reach.y > raw_reach_.y || reach.z > raw_reach_.z)
+      pad_reach(glm::max(raw_reach_, reach));
+  }
+  /// How far grow_reach has widened the reach since set_reach, at most over the axes (cells):
+  /// a query's box widens by twice this, so past a fraction of a cell it spans more cells.
+  float reach_growth() const {
+    const glm::vec3 grown = (raw_reach_ - set_reach_) * inv_size_;
+    return std::max(std::max(grown.x, grown.y), grown.z);
+  }
   std::size_t cell_count() const { return cells_.size(); }
   SubtreeEntry& cell(std::uint32_t i) { return cells_[i]; }
   const SubtreeEntry& cell(std::uint32_t i) const { return cells_[i]; }
@@ -95,10 +108,13 @@ public:
   }
 
 private:
-  glm::vec3 origin_{0.f}; // the centroids' smallest corner (m)
-  glm::vec3 reach_{0.f};  // beyond its centroid, a small item's box reaches at most this (m)
-  float inv_size_ = 0.f;  // 1 / the cells' side (1/m)
-  float half_size_ = 0.f; // half the cells' side (m)
+  void pad_reach(const glm::vec3& reach);
+  glm::vec3 origin_{0.f};    // the centroids' smallest corner (m)
+  glm::vec3 set_reach_{0.f}; // the reach as the build recorded it (m)
+  glm::vec3 raw_reach_{0.f}; // beyond its centroid, a small item's box reaches at most this (m)
+  glm::vec3 reach_{0.f};     // raw_reach_ padded for rounding: what queries widen their box by (m)
+  float inv_size_ = 0.f;     // 1 / the cells' side (1/m)
+  float half_size_ = 0.f;    // half the cells' side (m)
   int dims_[3] = {1, 1, 1};
   std::vector<SubtreeEntry> cells_; // x fastest, then y, then z
   SubtreeEntry large_;

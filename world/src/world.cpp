@@ -27,11 +27,12 @@ void validate(const gjk::Transform& t) {
 // Bakes the placement into world-space vertices: static pieces are queried far more often than
 // moved, and a plain point cloud saves two rotations per support call.
 void place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm::vec3>& out, gjk::Aabb& bounds) {
-  out.clear();
+  const auto vertices = hull.vertices();
+  out.resize(vertices.size()); // a re-placed piece keeps its storage: moving pieces do this every frame
   bounds = gjk::Aabb{};
-  for (const glm::vec3& v : hull.vertices()) {
-    out.push_back(t.apply(v));
-    bounds = bounds.merged(out.back());
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    out[i] = t.apply(vertices[i]);
+    bounds = bounds.merged(out[i]);
   }
 }
 
@@ -63,7 +64,10 @@ void World::swap(World& other) noexcept {
   std::swap(terrain_layers_, other.terrain_layers_);
   std::swap(bvh_, other.bvh_);
   std::swap(bvh_dirty_, other.bvh_dirty_);
+  std::swap(moved_, other.moved_);
+  std::swap(build_index_, other.build_index_);
   std::swap(rebuilds_, other.rebuilds_);
+  std::swap(refits_, other.refits_);
   revision_ = next_revision();
   other.revision_ = next_revision();
 }
@@ -74,7 +78,7 @@ PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceIn
                 "with ConvexHull::box, wedge or cylinder");
   validate(transform);
   if (pieces_.size() >= ~0u - 1u) throw Error("World: too many pieces");
-  Piece p{std::move(hull), transform, info, {}, {}, {transform, transform, {}, {}, 0.f, 0}, true};
+  Piece p{std::move(hull), transform, info, {}, {}, {transform, transform, {}, {}, 0.f, 0}, true, false};
   place(p.hull, p.transform, p.world_vertices, p.bounds);
   pieces_.push_back(std::move(p));
   ++live_count_;
@@ -98,7 +102,17 @@ void World::set_piece_transform(PieceId id, gjk::Transform transform) {
   p.transform = transform;
   p.motion = {transform, transform, {}, {}, 0.f, next_revision()};
   place(p.hull, p.transform, p.world_vertices, p.bounds);
-  bvh_dirty_ = true;
+  placed(id);
+}
+
+// A moved piece keeps its place in the hierarchy: listed once for the next update's refit,
+// unless a rebuild is due anyway.
+void World::placed(PieceId id) {
+  Piece& p = pieces_[id.value];
+  if (bvh_ && !bvh_dirty_ && !p.refit_queued) {
+    p.refit_queued = true;
+    moved_.push_back(id.value);
+  }
   revision_ = next_revision();
 }
 
@@ -117,8 +131,7 @@ void World::move_piece(PieceId id, const gjk::Transform& pose, float dt) {
   p.transform = pose;
   p.motion = m;
   place(p.hull, p.transform, p.world_vertices, p.bounds);
-  bvh_dirty_ = true;
-  revision_ = next_revision();
+  placed(id);
 }
 
 const PieceMotion& World::motion(PieceId id) const { return piece(id).motion; }
@@ -169,16 +182,47 @@ void World::update() const {
     bvh_ = std::make_unique<detail::Bvh>();
     bvh_dirty_ = true;
   }
-  if (!bvh_dirty_) return;
+  if (bvh_dirty_) return rebuild();
+  if (moved_.empty()) return;
+  // Each refit's data is fetched while earlier ones run: first the piece's record and its
+  // place in the hierarchy, then what the refit reads there (bvh.hpp, prefetch_refit).
+  constexpr std::size_t k_ahead = 4;
+  const std::size_t n = moved_.size();
+  for (std::size_t j = 0; j < n; ++j) {
+    if (j + 3 * k_ahead < n) {
+      __builtin_prefetch(&pieces_[moved_[j + 3 * k_ahead]]);
+      __builtin_prefetch(&build_index_[moved_[j + 3 * k_ahead]]);
+    }
+    if (j + 2 * k_ahead < n) {
+      const std::uint32_t ahead = moved_[j + 2 * k_ahead];
+      __builtin_prefetch(pieces_[ahead].world_vertices.data());
+      bvh_->prefetch_refit_record(build_index_[ahead]);
+    }
+    if (j + k_ahead < n) bvh_->prefetch_refit(build_index_[moved_[j + k_ahead]]);
+    const Piece& p = pieces_[moved_[j]];
+    p.refit_queued = false;
+    bvh_->refit(build_index_[moved_[j]], p.bounds, p.world_vertices);
+  }
+  moved_.clear();
+  ++refits_;
+  if (bvh_->area() > k_rebuild_area_ratio * bvh_->built_area() || bvh_->reach_growth() > k_rebuild_reach_growth)
+    rebuild();
+}
+
+void World::rebuild() const {
+  for (const std::uint32_t i : moved_) pieces_[i].refit_queued = false;
+  moved_.clear();
   std::vector<gjk::Aabb> boxes;
   std::vector<std::uint32_t> ids;
   std::vector<detail::ItemPayload> payloads;
   boxes.reserve(live_count_);
   ids.reserve(live_count_);
   payloads.reserve(live_count_);
+  build_index_.resize(pieces_.size());
   for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
     const Piece& p = pieces_[i];
     if (!p.alive) continue;
+    build_index_[i] = static_cast<std::uint32_t>(ids.size());
     boxes.push_back(p.bounds);
     ids.push_back(i);
     payloads.push_back({p.info.layers, p.world_vertices});

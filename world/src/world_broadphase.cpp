@@ -52,6 +52,9 @@ WorldStats World::stats() const {
   s.hierarchy_bytes = bvh.node_bytes();
   s.piece_data_bytes = bvh.leaf_bytes();
   s.rebuilds = rebuilds_;
+  s.refits = refits_;
+  if (bvh.built_area() > 0.0) s.refit_area_ratio = bvh.area() / bvh.built_area();
+  s.refit_reach_growth = bvh.reach_growth();
   if (bvh.wide_nodes().empty()) return s;
   // Depth first from the root: (wide node, its depth counting the root as 1).
   std::vector<std::pair<std::uint32_t, std::size_t>> stack{{0u, 1u}};

@@ -20,7 +20,7 @@ class Bvh;
 struct WorldAccess; // the world's own sources and its tests reach the hierarchy through it
 } // namespace detail
 
-/// What the hierarchy over the pieces looks like after the last rebuild (World::stats()): for
+/// What the hierarchy over the pieces looks like as last built or refitted (World::stats()): for
 /// tools, budgets and tests.
 struct WorldStats {
   std::size_t pieces = 0;          ///< live pieces in the hierarchy (count)
@@ -35,15 +35,33 @@ struct WorldStats {
   /// stored in leaf order (bytes)
   std::size_t piece_data_bytes = 0;
   std::uint64_t rebuilds = 0; ///< hierarchy builds since the world was created (count)
+  /// updates that refitted the hierarchy to moved pieces instead of rebuilding it (count)
+  std::uint64_t refits = 0;
+  /// the hierarchy's summed box surface now over the same sum at its last build (ratio; 1 right
+  /// after a build): how far refits have loosened it. Past World::k_rebuild_area_ratio the
+  /// world rebuilds.
+  double refit_area_ratio = 1.0;
+  /// how far refits have widened the reach of the cells small queries start from, beyond the
+  /// build's (cells; 0 right after a build). Past World::k_rebuild_reach_growth the world rebuilds.
+  double refit_reach_growth = 0.0;
 };
 
-/// The static world the character moves through: convex pieces (each a hull in local space
-/// plus a placement) and an optional heightfield terrain, with the capsule queries the
-/// controller needs. Pieces go into a bounding volume hierarchy that is rebuilt lazily: edits
-/// mark it dirty, and the next query (or update()) rebuilds it. Queries are const and may run
-/// from several threads at once once update() has been called after the last edit.
+/// The world the character moves through: convex pieces (each a hull in local space plus a
+/// placement) and an optional heightfield terrain, with the capsule queries the controller
+/// needs. Pieces go into a bounding volume hierarchy that is brought up to date lazily, by the
+/// next query or update(): adding or removing pieces rebuilds it; when pieces were only moved
+/// (move_piece, set_piece_transform) it is refitted, in time proportional to the moved pieces,
+/// and rebuilt only once refits have loosened it too much. Queries are const and may run from
+/// several threads at once once update() has been called after the last edit.
 class World {
 public:
+  /// A refit rebuilds the hierarchy once its summed box surface exceeds this multiple of the
+  /// sum at its last build (WorldStats::refit_area_ratio; docs/world.md, "Moving pieces").
+  static constexpr double k_rebuild_area_ratio = 1.5;
+  /// ... or once pieces moved away from the cells they were built into by more than this
+  /// (WorldStats::refit_reach_growth, in cells): queries then span more cells.
+  static constexpr double k_rebuild_reach_growth = 0.25;
+
   World();
   ~World();
   World(World&&) noexcept;
@@ -95,7 +113,8 @@ public:
 
   // ---- queries --------------------------------------------------------------------------
 
-  /// Rebuilds the hierarchy now if edits made it dirty (otherwise the next query does).
+  /// Brings the hierarchy up to date now (otherwise the next query does): rebuilds it after
+  /// pieces were added or removed, refits it when they were only moved.
   void update() const;
 
   /// Changes with every edit (pieces added, removed or moved, terrain set or cleared) and
@@ -151,8 +170,11 @@ private:
     std::vector<glm::vec3> world_vertices;
     PieceMotion motion;
     bool alive = true;
+    mutable bool refit_queued = false; // listed in moved_
   };
   void swap(World& other) noexcept;
+  void placed(PieceId id); // after a piece's world vertices changed in place
+  void rebuild() const;
   const Piece& piece(PieceId id) const;
   Piece& piece(PieceId id);
 
@@ -167,8 +189,11 @@ private:
   // vertices (what the queries read per candidate), so a candidate's box, id and vertices are
   // one run of adjacent memory.
   mutable std::unique_ptr<detail::Bvh> bvh_;
-  mutable bool bvh_dirty_ = true;
+  mutable bool bvh_dirty_ = true;                  // pieces added or removed: the next update rebuilds
+  mutable std::vector<std::uint32_t> moved_;       // pieces moved since the last update, once each
+  mutable std::vector<std::uint32_t> build_index_; // per piece, its index among the last build's inputs
   mutable std::uint64_t rebuilds_ = 0;
+  mutable std::uint64_t refits_ = 0;
   std::uint64_t revision_;
 };
 

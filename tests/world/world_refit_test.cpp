@@ -1,0 +1,412 @@
+// Refits: a hierarchy refitted to moved items answers every query exactly as a fresh build
+// of the same items at the same places, and as brute force. Fixed seeds throughout.
+#include "approx.hpp"
+#include "bvh.hpp"
+#include "bvh_oracle.hpp"
+#include "narrowphase.hpp"
+#include "world_access.hpp"
+#include "world_levels.hpp"
+
+#include <glide/world/nearby_pieces.hpp>
+#include <glide/world/world.hpp>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+using namespace glide;
+using glide::detail::Bvh;
+using glide::gjk::Aabb;
+
+namespace {
+
+// Every used slot's decoded box contains the exact union of what it holds, and every cell's
+// recorded bounds contain its subtree's; returns the subtree's union.
+Aabb check_contains(const Bvh& bvh, std::uint32_t node) {
+  const detail::WideNode& w = bvh.wide_nodes()[node];
+  const detail::SlotBoxes decoded = w.boxes();
+  Aabb all;
+  for (int k = 0; k < 4; ++k) {
+    if ((w.used >> k & 1u) == 0u) continue;
+    const Aabb exact = w.count[k] > 0 ? bvh.leaf_item(w.child[k]).box : check_contains(bvh, w.child[k]);
+    REQUIRE(decoded.slot(k).contains(exact));
+    all = all.merged(exact);
+  }
+  return all;
+}
+
+// Moves item i: the families a refit must survive (small steps, jumps across the level, far
+// out of it and back, back and forth).
+Aabb moved_box(const Aabb& home, const Aabb& now, std::mt19937& rng, float extent) {
+  std::uniform_real_distribution<float> unit(-1.f, 1.f);
+  const glm::vec3 half = 0.5f * home.extents();
+  glm::vec3 center = now.center();
+  switch (rng() % 6) {
+  case 0: // a tiny step
+    center += 1e-3f * glm::vec3{unit(rng), unit(rng), unit(rng)};
+    break;
+  case 1: // a step of up to a metre
+    center += glm::vec3{unit(rng), unit(rng), unit(rng)};
+    break;
+  case 2: // anywhere in the level
+    center = extent * glm::vec3{unit(rng), unit(rng), unit(rng)};
+    break;
+  case 3: // far out of it
+    center = 1e4f * glm::vec3{unit(rng), unit(rng), unit(rng)};
+    break;
+  default: // back home
+    center = home.center();
+    break;
+  }
+  const glm::vec3 grow = glm::vec3(1.f) + 0.5f * glm::abs(glm::vec3{unit(rng), unit(rng), unit(rng)}); // a rotation
+  return {center - half * grow, center + half * grow};
+}
+
+struct RefitLevel {
+  World world;
+  std::vector<PieceId> ids;
+};
+
+// The same pieces, at the same places, added in the same order to a new world.
+World fresh_copy(const World& world) {
+  World copy;
+  for (PieceId id : world.piece_ids()) {
+    const PieceId added = copy.add_piece(world.hull(id), world.transform(id), world.info(id));
+    REQUIRE(added == id);
+  }
+  if (world.terrain()) copy.set_terrain(*world.terrain(), world.terrain_layers());
+  return copy;
+}
+
+std::vector<PieceId> sorted(std::vector<PieceId> ids) {
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+void check_same(const SweepHit& got, const SweepHit& expected) {
+  REQUIRE(got.hit == expected.hit);
+  CHECK(got.target == expected.target);
+  CHECK(got.piece == expected.piece);
+  CHECK(got.fraction == expected.fraction);
+  CHECK(got.started_overlapped == expected.started_overlapped);
+  CHECK_APPROX(got.point, expected.point, 0);
+  CHECK_APPROX(got.normal, expected.normal, 0);
+}
+
+void check_same(const RayHit& got, const RayHit& expected) {
+  REQUIRE(got.hit == expected.hit);
+  CHECK(got.target == expected.target);
+  CHECK(got.piece == expected.piece);
+  CHECK(got.t == expected.t);
+  CHECK_APPROX(got.point, expected.point, 0);
+  CHECK_APPROX(got.normal, expected.normal, 0);
+}
+
+void check_same(const std::vector<Contact>& got, const std::vector<Contact>& expected) {
+  REQUIRE(got.size() == expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    CHECK(got[i].target == expected[i].target);
+    CHECK(got[i].piece == expected[i].piece);
+    CHECK(got[i].distance == expected[i].distance);
+    CHECK(got[i].depth == expected[i].depth);
+    CHECK_APPROX(got[i].point_on_piece, expected[i].point_on_piece, 0);
+    CHECK_APPROX(got[i].point_on_segment, expected[i].point_on_segment, 0);
+    CHECK_APPROX(got[i].normal, expected[i].normal, 0);
+  }
+}
+
+QueryFilter filter_for(int i) {
+  if (i % 3 == 1) return {.layer_mask = 1u | 4u};
+  if (i % 3 == 2) return {.layer_mask = ~0u, .accept = [](PieceId id) { return id.value % 5 != 0; }};
+  return {};
+}
+
+// Random queries of every kind, against the fresh world and against brute force over the
+// pieces' bounds (the broadphase queries) and shapes (overlap); half of them start near one of
+// the `moved` pieces. Returns the hits seen.
+int compare_queries(const World& world, std::mt19937& rng, float side, int count, const std::vector<PieceId>& moved) {
+  const World fresh = fresh_copy(world);
+  std::uniform_real_distribution<float> pos(-0.5f * side, 0.5f * side), radius(0.2f, 0.6f), length(0.5f, 12.f),
+      margin(0.f, 2.f);
+  std::normal_distribution<float> gauss;
+  const std::vector<PieceId> ids = world.piece_ids();
+  int hits = 0;
+  for (int i = 0; i < count; ++i) {
+    const QueryFilter filter = filter_for(i);
+    glm::vec3 a{pos(rng), pos(rng), pos(rng)};
+    if (i % 2 == 0)
+      a = world.bounds(moved[rng() % moved.size()]).center() + glm::vec3{gauss(rng), gauss(rng), gauss(rng)};
+    const glm::vec3 axis = glm::normalize(glm::vec3{gauss(rng), gauss(rng), gauss(rng)});
+    const glm::vec3 dir = glm::normalize(glm::vec3{gauss(rng), gauss(rng), gauss(rng)});
+    const gjk::Capsule capsule{{a, a + axis}, radius(rng)};
+    const glm::vec3 motion = dir * length(rng);
+
+    const SweepHit sweep = world.sweep_capsule(capsule, motion, filter);
+    check_same(sweep, fresh.sweep_capsule(capsule, motion, filter));
+    hits += sweep.hit;
+    const float max_t = 2.f * length(rng);
+    check_same(world.raycast(a, dir, max_t, filter), fresh.raycast(a, dir, max_t, filter));
+    const float m = margin(rng);
+    const std::vector<Contact> near = world.overlap_capsule(capsule, m, filter);
+    check_same(near, fresh.overlap_capsule(capsule, m, filter));
+    check_same(world.closest(capsule, m, filter, 3), fresh.closest(capsule, m, filter, 3));
+    std::vector<Contact> brute;
+    for (PieceId id : ids) {
+      if ((world.info(id).layers & filter.layer_mask) == 0u || (filter.accept && !filter.accept(id))) continue;
+      if (auto c = detail::contact(capsule, m, detail::VertexCloud(world.world_vertices(id)))) {
+        c->target = HitTarget::piece;
+        c->piece = id;
+        brute.push_back(*c);
+      }
+    }
+    if (!world.terrain()) check_same(near, brute);
+
+    const Aabb box = gjk::capsule_bounds(capsule).expanded(m);
+    std::vector<PieceId> in_box, in_box_fresh, along, along_fresh, in_box_brute, along_brute;
+    world.pieces_in_box(box, in_box);
+    fresh.pieces_in_box(box, in_box_fresh);
+    world.pieces_along(box, motion, along);
+    fresh.pieces_along(box, motion, along_fresh);
+    const detail::SweptBox swept(box.center(), 0.5f * box.extents(), motion);
+    for (PieceId id : ids) {
+      if (world.bounds(id).overlaps(box)) in_box_brute.push_back(id);
+      if (swept.enter(world.bounds(id)) <= 1.f) along_brute.push_back(id);
+    }
+    REQUIRE(sorted(in_box) == sorted(in_box_fresh));
+    REQUIRE(sorted(in_box) == in_box_brute);
+    REQUIRE(sorted(along) == sorted(along_fresh));
+    REQUIRE(sorted(along) == along_brute);
+  }
+  return hits;
+}
+
+// A kinematic piece's next pose: near where it is (`far` false), or also across the level and
+// far out of it.
+gjk::Transform moved_pose(const gjk::Transform& home, const gjk::Transform& now, std::mt19937& rng, float side,
+                          bool far) {
+  std::uniform_real_distribution<float> unit(-1.f, 1.f);
+  std::normal_distribution<float> gauss;
+  gjk::Transform t = now;
+  constexpr unsigned k_near[] = {0u, 1u, 2u, 5u};
+  switch (far ? rng() % 7 : k_near[rng() % 4]) {
+  case 0: // a tiny step
+    t.translation += 1e-4f * glm::vec3{unit(rng), unit(rng), unit(rng)};
+    break;
+  case 1: // a platform's step and turn
+    t.translation += 0.05f * glm::vec3{unit(rng), unit(rng), unit(rng)};
+    t.rotation = glm::normalize(glm::angleAxis(0.05f * unit(rng), glm::vec3(0, 1, 0)) * t.rotation);
+    break;
+  case 2: // a step of up to a metre and any turn
+    t.translation += glm::vec3{unit(rng), unit(rng), unit(rng)};
+    t.rotation = glm::normalize(glm::quat(gauss(rng), gauss(rng), gauss(rng), gauss(rng)));
+    break;
+  case 3: // across the level
+    t.translation = 0.5f * side * glm::vec3{unit(rng), unit(rng), unit(rng)};
+    break;
+  case 4: // far out of it
+    t.translation = 1e4f * glm::vec3{unit(rng), unit(rng), unit(rng)};
+    break;
+  default: // back home
+    t = home;
+    break;
+  }
+  return t;
+}
+
+} // namespace
+
+TEST_CASE("Bvh::refit: slots contain their items and queries equal brute force, whatever the moves") {
+  for (std::uint32_t seed : {1u, 2u, 3u}) {
+    const float extent = 30.f;
+    const std::vector<Aabb> home = random_boxes(2000, extent, seed);
+    std::vector<Aabb> boxes = home;
+    const std::vector<std::uint32_t> ids = iota_ids(boxes.size());
+    Bvh bvh;
+    bvh.build(boxes, ids);
+    REQUIRE(bvh.cells().active());
+    CHECK(bvh.area() == bvh.built_area());
+    std::mt19937 rng(seed + 10);
+    std::uniform_real_distribution<float> pos(-extent, extent), half(0.f, 3.f);
+    for (int round = 0; round < 12; ++round) {
+      // A few items moved many times (dedupe is the world's job; repeats must still work),
+      // then many moved once.
+      const int moves = round % 2 == 0 ? 40 : 400;
+      for (int m = 0; m < moves; ++m) {
+        const std::uint32_t i = round % 2 == 0 ? static_cast<std::uint32_t>(rng() % 8) : rng() % 2000;
+        boxes[i] = moved_box(home[i], boxes[i], rng, extent);
+        bvh.refit(i, boxes[i], {});
+      }
+      check_contains(bvh, 0);
+      for (std::uint32_t c = 0; c < bvh.cells().cell_count(); ++c) {
+        const detail::SubtreeEntry& e = bvh.cells().cell(c);
+        if (e.used() && e.count > 0) CHECK(e.bounds.contains(bvh.leaf_item(e.ref).box));
+        if (e.used() && e.count == 0) CHECK(e.bounds.contains(check_contains(bvh, e.ref)));
+      }
+      for (int q = 0; q < 150; ++q) {
+        const glm::vec3 c{pos(rng), pos(rng), pos(rng)};
+        const glm::vec3 e{half(rng), half(rng), half(rng)};
+        check_box_query(bvh, boxes, ids, {c - e, c + e});
+        check_sweep_query(bvh, boxes, c, e, {pos(rng) * 0.2f, pos(rng) * 0.2f, pos(rng) * 0.2f}, 1.f);
+      }
+      // Queries at the far places items were moved to.
+      for (std::uint32_t i = 0; i < 8; ++i) {
+        check_box_query(bvh, boxes, ids, boxes[i].expanded(0.5f));
+        check_sweep_query(bvh, boxes, boxes[i].center() + glm::vec3(3.f), glm::vec3(0.5f), glm::vec3(-4.f), 1.f);
+      }
+    }
+    CHECK(bvh.area() > bvh.built_area());
+  }
+}
+
+TEST_CASE("Bvh::refit rejects an unknown item and a payload of another size") {
+  const std::vector<Aabb> boxes = random_boxes(100, 10.f, 7u);
+  const std::vector<glm::vec3> points(4, glm::vec3(0.f));
+  std::vector<detail::ItemPayload> payloads(boxes.size(), {0u, points});
+  Bvh bvh;
+  bvh.build(boxes, iota_ids(boxes.size()), payloads);
+  CHECK_THROWS_AS(bvh.refit(100, boxes[0], points), Error);
+  CHECK_THROWS_AS(bvh.refit(3, boxes[3], std::span(points).first(3)), Error);
+  bvh.refit(3, boxes[3], points);
+}
+
+TEST_CASE("After random move_piece sequences every query answers as a fresh build and brute force") {
+  for (std::uint32_t seed : {31u, 32u}) {
+    const float side = 40.f;
+    World world;
+    test::add_random_pieces(world, 1000, side, seed);
+    const std::vector<PieceId> ids = world.piece_ids();
+    std::vector<gjk::Transform> home;
+    for (PieceId id : ids) home.push_back(world.transform(id));
+    world.update();
+    std::mt19937 rng(seed + 100);
+    int hits = 0;
+    std::uint64_t refitted = 0;
+    for (int round = 0; round < 10; ++round) {
+      const WorldStats before = world.stats();
+      std::vector<PieceId> moved;
+      // Moving platforms: the same few pieces every other round, many others in between;
+      // near their places first, then also across the level and far out of it.
+      const bool few = round % 2 == 0;
+      for (int m = 0; m < (few ? 20 : 200); ++m) {
+        const std::size_t i = few ? rng() % 20 : rng() % ids.size();
+        const gjk::Transform pose = moved_pose(home[i], world.transform(ids[i]), rng, side, round >= 6);
+        moved.push_back(ids[i]);
+        if (m % 2 == 0)
+          world.move_piece(ids[i], pose, 1.f / 60.f);
+        else
+          world.set_piece_transform(ids[i], pose);
+      }
+      world.update();
+      const WorldStats after = world.stats();
+      CHECK(after.refits == before.refits + 1);
+      CHECK(after.rebuilds <= before.rebuilds + 1);
+      refitted += after.rebuilds == before.rebuilds;
+      CHECK(after.refit_area_ratio <= World::k_rebuild_area_ratio);
+      hits += compare_queries(world, rng, side, 150, moved);
+    }
+    MESSAGE("rounds refitted without a rebuild: ", refitted);
+    CHECK(refitted >= 3); // the refit path itself was compared, not only rebuilds
+    CHECK(hits > 100);
+  }
+}
+
+TEST_CASE("Small platform motion refits for many frames; queries still equal a fresh build") {
+  World world;
+  test::add_random_pieces(world, 2000, 50.f, 41u);
+  world.set_terrain(test::wavy_terrain(), 2u);
+  const std::uint64_t rebuilds = world.stats().rebuilds;
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f);
+  for (int frame = 0; frame < 300; ++frame) {
+    for (std::uint32_t i = 0; i < 50; ++i) {
+      gjk::Transform t = world.transform(PieceId{i * 37});
+      t.translation += 0.02f * glm::vec3{unit(rng), unit(rng), unit(rng)};
+      t.rotation = glm::normalize(glm::angleAxis(0.02f * unit(rng), glm::vec3(0, 1, 0)) * t.rotation);
+      world.move_piece(PieceId{i * 37}, t, 1.f / 60.f);
+    }
+    world.update();
+  }
+  const WorldStats s = world.stats();
+  CHECK(s.refits == 300);
+  CHECK(s.rebuilds == rebuilds);
+  CHECK(s.refit_area_ratio > 1.0);
+  CHECK(s.refit_area_ratio < World::k_rebuild_area_ratio);
+  CHECK(s.refit_reach_growth > 0.0); // the pieces left their build places: the cells' reach grew
+  CHECK(s.refit_reach_growth <= World::k_rebuild_reach_growth);
+  std::vector<PieceId> moved;
+  for (std::uint32_t i = 0; i < 50; ++i) moved.push_back(PieceId{i * 37});
+  std::mt19937 queries(43);
+  CHECK(compare_queries(world, queries, 50.f, 400, moved) > 50);
+}
+
+TEST_CASE("Refit bookkeeping: moves refit once per update, add and remove rebuild, moves are deduplicated") {
+  World world;
+  test::add_random_pieces(world, 300, 30.f, 51u);
+  WorldStats s = world.stats();
+  CHECK(s.rebuilds == 1);
+  CHECK(s.refits == 0);
+  CHECK(s.refit_area_ratio == 1.0);
+  gjk::Transform t = world.transform(PieceId{4});
+  for (int k = 0; k < 5; ++k) { // the same piece five times: one refit of it
+    t.translation.x += 0.01f;
+    world.move_piece(PieceId{4}, t, 0.1f);
+  }
+  world.set_piece_transform(PieceId{9}, world.transform(PieceId{9}));
+  s = world.stats();
+  CHECK(s.rebuilds == 1);
+  CHECK(s.refits == 1);
+  CHECK(world.stats().refits == 1); // nothing moved since: nothing to do
+
+  // A move then a removal: one rebuild, no refit.
+  world.move_piece(PieceId{5}, t, 0.1f);
+  world.remove_piece(PieceId{6});
+  s = world.stats();
+  CHECK(s.rebuilds == 2);
+  CHECK(s.refits == 1);
+  CHECK(s.refit_area_ratio == 1.0);
+  // An addition then a move of the new piece: one rebuild.
+  const PieceId added = test::add_box(world, {0, 0, 0}, {1, 1, 1});
+  world.move_piece(added, {.translation = {3, 0, 0}}, 0.1f);
+  s = world.stats();
+  CHECK(s.rebuilds == 3);
+  CHECK(s.refits == 1);
+  std::vector<PieceId> found;
+  world.pieces_in_box({{2.6f, -0.4f, -0.4f}, {3.4f, 0.4f, 0.4f}}, found);
+  CHECK(std::find(found.begin(), found.end(), added) != found.end());
+  // A piece far away makes the tree much looser: the refit is followed by a rebuild.
+  world.move_piece(PieceId{7}, {.translation = {1e4f, 0, 0}}, 0.1f);
+  s = world.stats();
+  CHECK(s.refits == 2);
+  CHECK(s.rebuilds == 4);
+  CHECK(s.refit_area_ratio == 1.0);
+  CHECK(s.refit_reach_growth == 0.0);
+}
+
+TEST_CASE("NearbyPieces regathers after a refit and answers as the World") {
+  World world;
+  test::add_random_pieces(world, 1000, 40.f, 61u);
+  const gjk::Capsule capsule{{{0, 0, 0}, {0, 1, 0}}, 0.4f};
+  const glm::vec3 motion{6.f, 0.f, 0.f};
+  NearbyPieces nearby;
+  std::mt19937 rng(62);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f);
+  for (int frame = 0; frame < 40; ++frame) {
+    // Pieces drift through the capsule's path: the held copy must follow each move.
+    for (std::uint32_t i = 0; i < 30; ++i) {
+      gjk::Transform t = world.transform(PieceId{i});
+      t.translation = frame % 10 == 0 ? glm::vec3{3.f + 0.1f * static_cast<float>(i), unit(rng), unit(rng)}
+                                      : t.translation + 0.3f * glm::vec3{unit(rng), unit(rng), unit(rng)};
+      world.move_piece(PieceId{i}, t, 1.f / 60.f);
+    }
+    const std::uint64_t gathers = nearby.gathers();
+    const SweepHit got = nearby.sweep_capsule(world, capsule, motion, {}, {});
+    const SweepHit expected = fresh_copy(world).sweep_capsule(capsule, motion);
+    CHECK(nearby.gathers() == gathers + 1);
+    REQUIRE(got.hit == expected.hit);
+    CHECK(got.piece == expected.piece);
+    CHECK(std::abs(got.fraction - expected.fraction) * glm::length(motion) <= 1.01e-4f);
+  }
+  CHECK(world.stats().refits > 0);
+}

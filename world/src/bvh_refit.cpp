@@ -1,0 +1,120 @@
+// Bvh::refit: moved items re-stored in the tree they were built into (bvh.hpp).
+#include "bvh.hpp"
+
+#include <glide/error.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace glide::detail {
+
+namespace {
+
+constexpr std::uint32_t k_no_entry = ~0u;
+constexpr std::uint32_t k_large_entry = ~0u - 1;
+
+gjk::Aabb union_of(const std::array<gjk::Aabb, 4>& slots, std::uint8_t used) {
+  gjk::Aabb all;
+  for (int k = 0; k < 4; ++k)
+    if ((used >> k & 1u) != 0u) all = all.merged(slots[static_cast<std::size_t>(k)]);
+  return all;
+}
+
+} // namespace
+
+// The records a refit walks, from the tree as built: wide nodes come after their parents
+// (depth-first), so one pass from the last node up gives every subtree's exact box before
+// its parent needs it.
+void Bvh::prepare_refit() {
+  const auto count = static_cast<std::uint32_t>(wide_.size());
+  refit_.assign(count, RefitNode{});
+  for (std::uint32_t w = count; w-- > 0;) {
+    const WideNode& node = wide_[w];
+    for (int k = 0; k < 4; ++k) {
+      if ((node.used >> k & 1u) == 0u) continue;
+      gjk::Aabb& slot = refit_[w].slots[static_cast<std::size_t>(k)];
+      if (node.count[k] > 0) {
+        slot = leaf_item(node.child[k]).box;
+        continue;
+      }
+      RefitNode& child = refit_[node.child[k]];
+      child.parent = 4 * w + static_cast<std::uint32_t>(k);
+      slot = child.published = union_of(child.slots, wide_[node.child[k]].used);
+    }
+  }
+  for (std::uint32_t i = 0; i < cells_.cell_count(); ++i)
+    if (const SubtreeEntry& e = cells_.cell(i); e.used() && e.count == 0) refit_[e.ref].entry = i;
+  if (cells_.large().used() && cells_.large().count == 0) refit_[cells_.large().ref].entry = k_large_entry;
+  // Before any leaf moves: the centroids the build placed the small items by, and the cells
+  // that hold one item only.
+  for (ItemRef& r : refs_)
+    if (r.block < first_large_block_) r.anchor = leaf_item(r.block).box.center();
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> single; // (block, entry), by block
+  for (std::uint32_t i = 0; i <= cells_.cell_count(); ++i) {
+    const SubtreeEntry& e = i < cells_.cell_count() ? cells_.cell(i) : cells_.large();
+    if (e.used() && e.count > 0) single.push_back({e.ref, i < cells_.cell_count() ? i : k_large_entry});
+  }
+  std::sort(single.begin(), single.end());
+  if (single.empty()) return;
+  for (ItemRef& r : refs_) {
+    const auto it = std::lower_bound(single.begin(), single.end(), std::pair{r.block, 0u});
+    if (it != single.end() && it->first == r.block) r.own_entry = it->second;
+  }
+}
+
+// Re-stores slot k of `node` as `box`, and when the slot holds a wide node, records it there.
+void Bvh::refit_slot(std::uint32_t node, int k, const gjk::Aabb& box) {
+  gjk::Aabb& slot = refit_[node].slots[static_cast<std::size_t>(k)];
+  area_ += static_cast<double>(box.half_area()) - static_cast<double>(slot.half_area());
+  slot = box;
+  WideNode& w = wide_[node];
+  if (w.count[k] == 0) refit_[w.child[k]].published = box;
+  if (quantize_slot(w, k, box)) return;
+  // Out of the grid: a new one over the used slots (always slots 0 to n - 1).
+  quantize(w, {refit_[node].slots.data(), static_cast<std::size_t>(std::popcount(w.used))});
+}
+
+void Bvh::refit(std::uint32_t input, const gjk::Aabb& box, std::span<const glm::vec3> data) {
+  if (input >= refs_.size())
+    throw Error("Bvh::refit: item " + std::to_string(input) + " out of range (" + std::to_string(refs_.size()) +
+                " items)");
+  if (refit_.size() != wide_.size()) prepare_refit();
+  const ItemRef& ref = refs_[input];
+  glm::vec3* const header = leaves_.data() + ref.block;
+  const auto size = std::bit_cast<std::uint32_t>(header[2].z);
+  if (data.size() != size)
+    throw Error("Bvh::refit: item " + std::to_string(input) + " has " + std::to_string(data.size()) +
+                " points, built with " + std::to_string(size));
+  header[0] = box.min;
+  header[1] = box.max;
+  std::copy(data.begin(), data.end(), header + k_header);
+
+  // Queries starting from the cells find the item from its build centroid's cell: widen the
+  // reach to its new box. A cell (or the large items) whose subtree is this leaf alone records
+  // the box itself.
+  if (ref.block < first_large_block_) cells_.grow_reach(glm::max(box.max - ref.anchor, ref.anchor - box.min));
+  if (ref.own_entry != k_no_entry)
+    (ref.own_entry == k_large_entry ? cells_.large() : cells_.cell(ref.own_entry)).bounds = box;
+
+  // Up the tree: the leaf's slot gets its exact box; each parent's slot only when the subtree
+  // below grew out of it (a subtree that shrank keeps its looser, still containing, slot).
+  std::uint32_t node = ref.slot / 4;
+  int k = static_cast<int>(ref.slot % 4);
+  gjk::Aabb moved = box;
+  for (;;) {
+    refit_slot(node, k, moved);
+    const RefitNode& r = refit_[node];
+    const gjk::Aabb all = union_of(r.slots, wide_[node].used);
+    if (r.entry != k_no_entry) (r.entry == k_large_entry ? cells_.large() : cells_.cell(r.entry)).bounds = all;
+    if (r.parent == WideNode::k_empty || r.published.contains(all)) return;
+    node = r.parent / 4;
+    k = static_cast<int>(r.parent % 4);
+    moved = all;
+  }
+}
+
+} // namespace glide::detail
