@@ -3,6 +3,7 @@
 // (narrowphase.hpp) with the world, so any difference comes from the broadphase.
 #include "approx.hpp"
 #include "narrowphase.hpp"
+#include "query_compare.hpp"
 #include "world_levels.hpp"
 
 #include <glide/world/world.hpp>
@@ -13,6 +14,7 @@
 #include <vector>
 
 using namespace glide;
+using glide::test::check_same;
 
 namespace {
 
@@ -103,26 +105,6 @@ std::vector<Contact> brute_overlap(const World& world, const gjk::Capsule& c, fl
     });
   }
   return out;
-}
-
-void check_same(const SweepHit& got, const SweepHit& expected) {
-  REQUIRE(got.hit == expected.hit);
-  if (!got.hit) return;
-  CHECK(got.target == expected.target);
-  CHECK(got.piece == expected.piece);
-  CHECK(got.fraction == expected.fraction);
-  CHECK_APPROX(got.normal, expected.normal, 0);
-}
-
-void check_same(const std::vector<Contact>& got, const std::vector<Contact>& expected) {
-  REQUIRE(got.size() == expected.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    CHECK(got[i].target == expected[i].target);
-    CHECK(got[i].piece == expected[i].piece);
-    CHECK(got[i].distance == expected[i].distance);
-    CHECK(got[i].depth == expected[i].depth);
-    CHECK_APPROX(got[i].normal, expected[i].normal, 0);
-  }
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "bvh.hpp"
 #include "bvh_oracle.hpp"
 #include "narrowphase.hpp"
+#include "query_compare.hpp"
 #include "world_access.hpp"
 #include "world_levels.hpp"
 
@@ -17,6 +18,8 @@
 #include <vector>
 
 using namespace glide;
+using glide::test::check_identical;
+using glide::test::check_same;
 using glide::detail::Bvh;
 using glide::gjk::Aabb;
 
@@ -85,38 +88,6 @@ std::vector<PieceId> sorted(std::vector<PieceId> ids) {
   return ids;
 }
 
-void check_same(const SweepHit& got, const SweepHit& expected) {
-  REQUIRE(got.hit == expected.hit);
-  CHECK(got.target == expected.target);
-  CHECK(got.piece == expected.piece);
-  CHECK(got.fraction == expected.fraction);
-  CHECK(got.started_overlapped == expected.started_overlapped);
-  CHECK_APPROX(got.point, expected.point, 0);
-  CHECK_APPROX(got.normal, expected.normal, 0);
-}
-
-void check_same(const RayHit& got, const RayHit& expected) {
-  REQUIRE(got.hit == expected.hit);
-  CHECK(got.target == expected.target);
-  CHECK(got.piece == expected.piece);
-  CHECK(got.t == expected.t);
-  CHECK_APPROX(got.point, expected.point, 0);
-  CHECK_APPROX(got.normal, expected.normal, 0);
-}
-
-void check_same(const std::vector<Contact>& got, const std::vector<Contact>& expected) {
-  REQUIRE(got.size() == expected.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    CHECK(got[i].target == expected[i].target);
-    CHECK(got[i].piece == expected[i].piece);
-    CHECK(got[i].distance == expected[i].distance);
-    CHECK(got[i].depth == expected[i].depth);
-    CHECK_APPROX(got[i].point_on_piece, expected[i].point_on_piece, 0);
-    CHECK_APPROX(got[i].point_on_segment, expected[i].point_on_segment, 0);
-    CHECK_APPROX(got[i].normal, expected[i].normal, 0);
-  }
-}
-
 QueryFilter filter_for(int i) {
   if (i % 3 == 1) return {.layer_mask = 1u | 4u};
   if (i % 3 == 2) return {.layer_mask = ~0u, .accept = [](PieceId id) { return id.value % 5 != 0; }};
@@ -144,7 +115,7 @@ int compare_queries(const World& world, std::mt19937& rng, float side, int count
     const glm::vec3 motion = dir * length(rng);
 
     const SweepHit sweep = world.sweep_capsule(capsule, motion, filter);
-    check_same(sweep, fresh.sweep_capsule(capsule, motion, filter));
+    check_identical(sweep, fresh.sweep_capsule(capsule, motion, filter));
     hits += sweep.hit;
     const float max_t = 2.f * length(rng);
     check_same(world.raycast(a, dir, max_t, filter), fresh.raycast(a, dir, max_t, filter));
