@@ -113,7 +113,7 @@ void World::placed(PieceId id) {
     p.refit_queued = true;
     moved_.push_back(id.value);
   }
-  revision_ = next_revision();
+  revision_ = p.motion.serial; // already new: one counter step per move
 }
 
 void World::move_piece(PieceId id, const gjk::Transform& pose, float dt) {
