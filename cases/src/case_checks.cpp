@@ -1,5 +1,7 @@
 #include "case_checks.hpp"
 
+#include "case_parser.hpp"
+
 #include <glm/geometric.hpp>
 
 #include <charconv>
@@ -85,24 +87,28 @@ std::string format_value(const Value& value) {
       value);
 }
 
-const Value* find_actual(const Actuals& actual, const std::string& field) {
+Value find_actual(const Actuals& actual, const std::string& field) {
   for (const auto& a : actual)
-    if (a.field == field) return &a.value;
-  return nullptr;
+    if (a.field == field) return a.value;
+  std::string base;
+  int axis = 0;
+  if (split_component(field, base, axis))
+    for (const auto& a : actual)
+      if (a.field == base && std::holds_alternative<glm::vec3>(a.value))
+        return static_cast<double>(std::get<glm::vec3>(a.value)[axis]);
+  return {};
 }
 
 std::vector<CaseMismatch> check_case(const Case& c, const Actuals& actual) {
   std::vector<CaseMismatch> out;
-  static const Value none{};
   for (const auto& e : c.expect) {
-    const Value* a = find_actual(actual, e.field);
-    if (!a) a = &none;
-    if (holds(e, *a)) continue;
+    const Value a = find_actual(actual, e.field);
+    if (holds(e, a)) continue;
     std::string expected = format_value(e.expected);
     // (insert() rather than "x" + s: g++ 12 raises a false -Wrestrict on the latter.)
     if (e.kind == Expectation::Kind::at_least) expected.insert(0, ">= ");
     if (e.kind == Expectation::Kind::at_most) expected.insert(0, "<= ");
-    out.push_back({e.key, expected, format_value(*a), format_tolerance(e.tolerance)});
+    out.push_back({e.key, expected, format_value(a), format_tolerance(e.tolerance)});
   }
   return out;
 }

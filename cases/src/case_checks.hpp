@@ -16,6 +16,8 @@ std::string format_value(const Value& value);
 /// value written by --update always passes again).
 std::vector<CaseMismatch> check_case(const Case& c, const Actuals& actual);
 
-const Value* find_actual(const Actuals& actual, const std::string& field);
+/// The actual value an expectation's field names (a vector's component for "<field>_x"), or
+/// none when the answer has no such value.
+Value find_actual(const Actuals& actual, const std::string& field);
 
 } // namespace glide::cases

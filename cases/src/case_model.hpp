@@ -6,6 +6,7 @@
 #include <glide/controller/controller_settings.hpp>
 #include <glide/controller/player_step.hpp>
 #include <glide/gjk/shapes.hpp>
+#include <glide/world/piece_path.hpp>
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
@@ -45,6 +46,8 @@ struct Instance {
   std::string name;
   ShapeDef shape;
   gjk::Transform transform;
+  std::optional<PiecePath> motion; ///< a kinematic piece moved along this path by move queries
+  std::string motion_path;         ///< JSON path of "motion", for error messages
 };
 
 enum class QueryType { distance, intersect, penetration, sweep, raycast, move };
@@ -55,13 +58,15 @@ struct MoveQuery {
   struct Frames {
     glm::vec3 velocity{0.f}; ///< desired velocity, without gravity (m/s)
     int count = 1;           ///< frames it is held for
+    bool jump = false;       ///< ask for a jump every frame of the run (taken on walkable ground)
   };
   ControllerSettings settings;
   glm::vec3 start{0.f};          ///< feet at the first frame (m)
   glm::vec3 start_velocity{0.f}; ///< the game's velocity before the first frame (m/s)
   float dt = 1.f / 60.f;         ///< frame time (s)
-  PlayerSettings player;         ///< the game's gravity (jumps are not scripted)
+  PlayerSettings player;         ///< the game's gravity, jump speed and keep_ground_velocity
   std::vector<Frames> frames;
+  std::string relative_to; ///< instance whose frame relative_drift is measured in (empty: none)
 };
 
 struct Query {

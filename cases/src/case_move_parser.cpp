@@ -3,6 +3,8 @@
 #include <glide/cases/settings_json.hpp>
 #include <glide/error.hpp>
 
+#include <glm/trigonometric.hpp>
+
 #include <string>
 
 namespace glide::cases {
@@ -18,11 +20,15 @@ MoveQuery parse_move(Fields& query) {
     m.dt = dt->positive();
     if (m.dt > 1.f) dt->fail("dt must be at most 1 s");
   }
-  if (const auto g = query.optional("gravity")) {
-    const fields::Table<PlayerSettings> player = player_settings_table();
-    read_field(*g, fields::row(player, "gravity"), m.player);
-    if (const auto problem = fields::check_field(player, m.player, fields::row(player, "gravity"))) g->fail(*problem);
+  // The game's PlayerSettings, each beside the other query fields.
+  const fields::Table<PlayerSettings> player = player_settings_table();
+  for (const char* key : {"gravity", "jump_speed", "keep_ground_velocity"}) {
+    const auto n = query.optional(key);
+    if (!n) continue;
+    read_field(*n, fields::row(player, key), m.player);
+    if (const auto problem = fields::check_field(player, m.player, fields::row(player, key))) n->fail(*problem);
   }
+  if (const auto r = query.optional("relative_to")) m.relative_to = r->string();
   const Node frames = query.required("frames");
   long total = 0;
   for (std::size_t i = 0; i < frames.size(); ++i) {
@@ -30,13 +36,48 @@ MoveQuery parse_move(Fields& query) {
     MoveQuery::Frames run;
     run.velocity = ff.required("velocity").vec3();
     if (const auto n = ff.optional("count")) run.count = n->integer(1, 1000000);
-    ff.done({"velocity", "count"});
+    if (const auto j = ff.optional("jump")) run.jump = j->boolean();
+    ff.done({"velocity", "count", "jump"});
     total += run.count;
     if (total > 1000000) frames.element(i).fail("more than 1,000,000 frames in all");
     m.frames.push_back(run);
   }
   if (m.frames.empty()) frames.fail("a move needs at least one frame");
   return m;
+}
+
+PiecePath parse_motion(const Node& node) {
+  Fields f(node);
+  PiecePath path;
+  if (const auto p = f.optional("pivot")) path.pivot = p->vec3();
+  if (const auto r = f.optional("repeat")) {
+    const std::string repeat = r->string();
+    if (repeat == "none")
+      path.repeat = PiecePath::Repeat::none;
+    else if (repeat == "loop")
+      path.repeat = PiecePath::Repeat::loop;
+    else if (repeat == "ping_pong")
+      path.repeat = PiecePath::Repeat::ping_pong;
+    else
+      r->fail("unknown repeat \"" + repeat + "\" (one of: none, loop, ping_pong)");
+  }
+  const Node keys = f.required("keys");
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    Fields kf(keys.element(i));
+    PiecePath::Key key;
+    key.time = kf.required("t").real();
+    if (const auto o = kf.optional("offset")) key.offset = o->vec3();
+    if (const auto y = kf.optional("yaw_deg")) key.yaw = glm::radians(y->real());
+    kf.done({"t", "offset", "yaw_deg"});
+    path.keys.push_back(key);
+  }
+  f.done({"pivot", "repeat", "keys"});
+  try {
+    validate(path);
+  } catch (const Error& e) {
+    node.fail(e.what());
+  }
+  return path;
 }
 
 } // namespace glide::cases

@@ -5,8 +5,13 @@
 
 namespace glide::cases {
 
-/// The fields of a "move" query (controller, start, dt, gravity, frames) from `query`; the
-/// controller settings are validated, and any error names the file, case and JSON path.
+/// The fields of a "move" query (controller, start, dt, gravity, jump_speed,
+/// keep_ground_velocity, relative_to, frames) from `query`; the settings are validated, and any
+/// error names the file, case and JSON path. relative_to is checked against the world by the caller.
 MoveQuery parse_move(Fields& query);
+
+/// A world instance's "motion" (pivot, repeat, keys of t, offset and yaw_deg) as a PiecePath,
+/// checked by glide::validate: its message is reported at the motion's JSON path.
+PiecePath parse_motion(const Node& node);
 
 } // namespace glide::cases

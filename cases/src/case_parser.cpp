@@ -9,6 +9,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -55,7 +56,14 @@ Instance parse_instance(const Node& node, std::size_t index, const ShapeTable& t
   inst.transform = pose_from(f);
   if (inst.shape.kind == ShapeDef::Kind::heightfield && inst.transform.rotation != glm::quat(1.f, 0.f, 0.f, 0.f))
     node.fail("a heightfield can be moved with \"position\" but not rotated");
-  f.done(with({"name", "shape"}, k_pose_fields));
+  if (const auto m = f.optional("motion")) {
+    if (inst.shape.kind == ShapeDef::Kind::heightfield || inst.shape.kind == ShapeDef::Kind::obj)
+      m->fail(std::string("only a convex piece can move; \"") + inst.name + "\" is " +
+              (inst.shape.kind == ShapeDef::Kind::heightfield ? "a heightfield (the terrain)" : "an OBJ level"));
+    inst.motion = parse_motion(*m);
+    inst.motion_path = m->path();
+  }
+  f.done(with({"name", "shape", "motion"}, k_pose_fields));
   return inst;
 }
 
@@ -98,6 +106,11 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
         type_node.fail("a World holds one heightfield; \"" + world[i].name + "\" is a second one");
     }
   }
+  if (q.type != QueryType::move)
+    for (const auto& inst : world)
+      if (inst.motion)
+        fail_at(node.where(), inst.motion_path,
+                "a motion is only played by a move query; this is a " + type + " query");
   switch (q.type) {
   case QueryType::distance:
   case QueryType::intersect:
@@ -138,7 +151,15 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
   }
   case QueryType::move:
     q.move = parse_move(f);
-    f.done({"type", "controller", "start", "dt", "gravity", "frames"});
+    if (!q.move.relative_to.empty()) {
+      const Node n = *f.optional("relative_to");
+      const auto found = std::find_if(world.begin(), world.end(),
+                                      [&](const Instance& inst) { return inst.name == q.move.relative_to; });
+      if (found == world.end()) n.fail("no world instance named \"" + q.move.relative_to + "\"");
+      if (!found->shape.convex()) n.fail("\"" + q.move.relative_to + "\" is not a piece with one frame");
+    }
+    f.done({"type", "controller", "start", "dt", "gravity", "jump_speed", "keep_ground_velocity", "relative_to",
+            "frames"});
     break;
   }
   return q;
@@ -158,12 +179,22 @@ Expectation parse_expectation(const std::string& key, const Node& node, QueryTyp
   const FieldSpec* spec = nullptr;
   for (const auto& s : fields_of(type))
     if (e.field == s.name) spec = &s;
+  // One component of a vector field reads as a number: "position_y_at_most".
+  static const FieldSpec component{"component", ValueKind::number};
+  std::string base;
+  int axis = 0;
+  if (!spec && split_component(e.field, base, axis))
+    for (const auto& s : fields_of(type))
+      if (base == s.name && s.kind == ValueKind::vector) spec = &component;
   if (!spec || (e.kind != Expectation::Kind::equal && spec->kind != ValueKind::number)) {
     std::string list;
+    bool vectors = false;
     for (const auto& s : fields_of(type)) {
       list += (list.empty() ? "" : ", ") + std::string(s.name);
       if (s.kind == ValueKind::number) list += std::string(", ") + s.name + "_at_least, " + s.name + "_at_most";
+      vectors = vectors || s.kind == ValueKind::vector;
     }
+    if (vectors) list += "; a vector's component as <field>_x, _y or _z, with the same bounds";
     node.fail(std::string("unknown expectation \"") + key + "\" for a " + query_type_name(type) +
               " query (accepted: " + list + ")");
   }
@@ -230,6 +261,11 @@ Case parse_case(const Node& node, std::size_t index, Where& where, const std::fi
   for (const auto& [key, value] : expect.json().items())
     c.expect.push_back(parse_expectation(key, *ef.optional(key), c.query.type, c.tolerance));
   if (c.expect.empty()) expect.fail("a case must expect something");
+  if (c.query.type == QueryType::move && c.query.move.relative_to.empty())
+    for (const auto& e : c.expect)
+      if (e.field == "relative_drift")
+        ef.optional(e.key)->fail(
+            "relative_drift is measured in a piece's frame: name it with \"relative_to\" in the query");
   f.done({"name", "description", "tolerance", "shapes", "world", "query", "expect"});
   where.case_name.clear();
   return c;
@@ -255,6 +291,15 @@ const char* query_type_name(QueryType type) {
   return "?";
 }
 
+bool split_component(const std::string& field, std::string& base, int& axis) {
+  if (field.size() < 3 || field[field.size() - 2] != '_') return false;
+  const char c = field.back();
+  if (c < 'x' || c > 'z') return false;
+  base = field.substr(0, field.size() - 2);
+  axis = c - 'x';
+  return true;
+}
+
 const std::vector<FieldSpec>& fields_of(QueryType type) {
   using K = ValueKind;
   static const std::vector<FieldSpec> distance{
@@ -270,10 +315,25 @@ const std::vector<FieldSpec>& fields_of(QueryType type) {
                                             {"piece", K::text},   {"started_overlapped", K::boolean}};
   static const std::vector<FieldSpec> raycast{
       {"hit", K::boolean}, {"distance", K::number}, {"point", K::vector}, {"normal", K::vector}, {"piece", K::text}};
-  static const std::vector<FieldSpec> move{
-      {"position", K::vector},      {"velocity", K::vector},        {"ground", K::text},
-      {"ground_normal", K::vector}, {"max_penetration", K::number}, {"max_frame_move", K::number},
-      {"frames_in_air", K::number}};
+  static const std::vector<FieldSpec> move{{"position", K::vector},
+                                           {"velocity", K::vector},
+                                           {"ground", K::text},
+                                           {"ground_normal", K::vector},
+                                           {"max_penetration", K::number},
+                                           {"max_frame_move", K::number},
+                                           {"frames_in_air", K::number},
+                                           {"ground_piece", K::text},
+                                           {"ground_velocity", K::vector},
+                                           {"inherited_velocity", K::vector},
+                                           {"yaw", K::number},
+                                           {"frames_off_ground", K::number},
+                                           {"relative_drift", K::number},
+                                           {"max_pushed", K::number},
+                                           {"crushed", K::boolean},
+                                           {"crushed_frames", K::number},
+                                           {"penetration", K::number},
+                                           {"max_static_penetration", K::number},
+                                           {"max_height", K::number}};
   switch (type) {
   case QueryType::distance:
     return distance;

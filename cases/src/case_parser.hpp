@@ -31,6 +31,8 @@ struct FieldSpec {
   ValueKind kind;
 };
 const std::vector<FieldSpec>& fields_of(QueryType type);
+/// "position_y" -> ("position", 1): an expectation may check one component of a vector field.
+bool split_component(const std::string& field, std::string& base, int& axis);
 const char* query_type_name(QueryType type);
 
 } // namespace glide::cases

@@ -8,8 +8,12 @@
 #include <glide/world/obj_level.hpp>
 #include <glide/world/world.hpp>
 
+#include <glm/trigonometric.hpp>
+
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace glide::cases {
@@ -44,8 +48,15 @@ Heightfield make_terrain(const ShapeDef& s, const glm::vec3& position) {
 /// The case's world as a glide::World, with a name for every piece: the instance name, or
 /// "<instance>/<object>" for the pieces of an OBJ level.
 struct CaseWorld {
+  struct Mover {
+    PieceId id;
+    gjk::Transform rest;
+    const PiecePath* path;
+  };
   World world;
   std::map<std::uint32_t, std::string> piece_names;
+  std::map<std::string, PieceId> instance_pieces; ///< convex instances by name
+  std::vector<Mover> movers;                      ///< instances with a motion, in file order
   std::string terrain_name;
 
   explicit CaseWorld(const Case& c) {
@@ -63,11 +74,19 @@ struct CaseWorld {
         terrain_name = inst.name;
       } else {
         const std::vector<glm::vec3> points = polytope_points(s);
-        const PieceId id = world.add_piece(gjk::ConvexHull(points), inst.transform);
+        // A moving piece starts where its path is at time 0.
+        const gjk::Transform start = inst.motion ? inst.motion->pose_at(inst.transform, 0.f) : inst.transform;
+        const PieceId id = world.add_piece(gjk::ConvexHull(points), start);
         piece_names[id.value] = inst.name;
+        instance_pieces[inst.name] = id;
+        if (inst.motion) movers.push_back({id, inst.transform, &*inst.motion});
       }
     }
     world.update();
+  }
+
+  bool moves(PieceId id) const {
+    return std::any_of(movers.begin(), movers.end(), [&](const Mover& m) { return m.id == id; });
   }
 
   Value name_of(HitTarget target, PieceId piece) const {
@@ -79,6 +98,12 @@ struct CaseWorld {
 };
 
 Value num(float v) { return static_cast<double>(v); }
+
+const char* ground_name(GroundState state) {
+  return state == GroundState::on_ground         ? "on_ground"
+         : state == GroundState::on_steep_ground ? "on_steep_ground"
+                                                 : "in_air";
+}
 
 } // namespace
 
@@ -110,37 +135,74 @@ Actuals raycast_query(const Case& c) {
 }
 
 Actuals move_query(const Case& c) {
-  const CaseWorld w(c);
+  CaseWorld w(c);
   const MoveQuery& m = c.query.move;
   Controller controller(w.world, m.settings, m.start);
   PlayerStep player(m.player);
-  const float start_up = glm::dot(m.start_velocity, m.settings.up);
+  const glm::vec3 up = m.settings.up;
+  const float start_up = glm::dot(m.start_velocity, up);
   if (start_up != 0.f) player.launch(start_up);
-  float max_penetration = 0.f, max_frame_move = 0.f;
-  int frames_in_air = 0;
+  const std::optional<PieceId> frame_piece =
+      m.relative_to.empty() ? std::nullopt : std::optional<PieceId>(w.instance_pieces.at(m.relative_to));
+  float max_penetration = 0.f, max_static_penetration = 0.f, penetration = 0.f, max_frame_move = 0.f;
+  float max_pushed = 0.f, yaw = 0.f, relative_drift = 0.f;
+  float max_height = -std::numeric_limits<float>::infinity();
+  int frames_in_air = 0, frames_off_ground = 0, crushed_frames = 0;
+  std::optional<glm::vec3> relative_start; // the feet in frame_piece's frame after the first frame
   MoveResult r;
   r.position = m.start;
   r.ground = controller.ground();
+  long frame = 0;
   for (const MoveQuery::Frames& run : m.frames) {
-    for (int i = 0; i < run.count; ++i) {
+    for (int i = 0; i < run.count; ++i, ++frame) {
+      // The frame order of docs/controller.md: every piece moves to where it is at the end of
+      // the frame, then the character. t * dt by multiplication, so long runs do not drift.
+      const float t_end = static_cast<float>(static_cast<double>(frame + 1) * static_cast<double>(m.dt));
+      for (const CaseWorld::Mover& mover : w.movers)
+        w.world.move_piece(mover.id, mover.path->pose_at(mover.rest, t_end), m.dt);
       const glm::vec3 before = controller.position();
-      r = player.step(controller, {.velocity = run.velocity}, m.dt);
+      r = player.step(controller, {.velocity = run.velocity, .jump = run.jump}, m.dt);
       max_frame_move = std::max(max_frame_move, glm::length(controller.position() - before));
-      for (const Contact& contact : w.world.overlap_capsule(controller.capsule(), 0.f))
-        max_penetration = std::max(max_penetration, -contact.distance);
+      max_pushed = std::max(max_pushed, glm::length(r.pushed));
+      max_height = std::max(max_height, glm::dot(r.position, up));
+      yaw += r.yaw_delta;
+      penetration = 0.f;
+      for (const Contact& contact : w.world.overlap_capsule(controller.capsule(), 0.f)) {
+        penetration = std::max(penetration, -contact.distance);
+        if (contact.target != HitTarget::piece || !w.moves(contact.piece))
+          max_static_penetration = std::max(max_static_penetration, -contact.distance);
+      }
+      max_penetration = std::max(max_penetration, penetration);
       if (r.ground.state == GroundState::in_air) ++frames_in_air;
+      if (r.ground.state != GroundState::on_ground) ++frames_off_ground;
+      if (r.flags.crushed) ++crushed_frames;
+      if (frame_piece) {
+        const glm::vec3 local = w.world.transform(*frame_piece).apply_inverse(r.position);
+        if (!relative_start) relative_start = local;
+        relative_drift = std::max(relative_drift, glm::length(local - *relative_start));
+      }
     }
   }
-  const char* ground = r.ground.state == GroundState::on_ground         ? "on_ground"
-                       : r.ground.state == GroundState::on_steep_ground ? "on_steep_ground"
-                                                                        : "in_air";
-  return {{"position", r.position},
-          {"velocity", r.velocity},
-          {"ground", std::string(ground)},
-          {"ground_normal", r.ground.normal},
-          {"max_penetration", num(max_penetration)},
-          {"max_frame_move", num(max_frame_move)},
-          {"frames_in_air", num(static_cast<float>(frames_in_air))}};
+  Actuals out{{"position", r.position},
+              {"velocity", r.velocity},
+              {"ground", std::string(ground_name(r.ground.state))},
+              {"ground_normal", r.ground.normal},
+              {"max_penetration", num(max_penetration)},
+              {"max_frame_move", num(max_frame_move)},
+              {"frames_in_air", num(static_cast<float>(frames_in_air))},
+              {"ground_piece", w.name_of(r.ground.target, r.ground.piece)},
+              {"ground_velocity", r.ground.velocity},
+              {"inherited_velocity", player.inherited_velocity()},
+              {"yaw", num(glm::degrees(yaw))},
+              {"frames_off_ground", num(static_cast<float>(frames_off_ground))},
+              {"max_pushed", num(max_pushed)},
+              {"crushed", r.flags.crushed},
+              {"crushed_frames", num(static_cast<float>(crushed_frames))},
+              {"penetration", num(penetration)},
+              {"max_static_penetration", num(max_static_penetration)},
+              {"max_height", num(max_height)}};
+  if (frame_piece) out.push_back({"relative_drift", num(relative_drift)});
+  return out;
 }
 
 } // namespace glide::cases

@@ -137,16 +137,16 @@ void update_expectations(Json& case_json, const Case& c, const Actuals& actual,
     const bool failed =
         std::any_of(mismatches.begin(), mismatches.end(), [&](const CaseMismatch& m) { return m.field == e.key; });
     if (!failed) continue;
-    const Value* a = find_actual(actual, e.field);
-    if (!a || std::holds_alternative<std::monostate>(*a)) {
+    const Value a = find_actual(actual, e.field);
+    if (std::holds_alternative<std::monostate>(a)) {
       expect.erase(e.key);
       continue;
     }
     Json& slot = expect[e.key];
     if (slot.is_object())
-      slot["value"] = json_value(*a);
+      slot["value"] = json_value(a);
     else
-      slot = json_value(*a);
+      slot = json_value(a);
   }
   // A case must expect something: keep the query's first field (hit, overlapping, distance).
   if (expect.empty() && !actual.empty()) expect[actual.front().field] = json_value(actual.front().value);

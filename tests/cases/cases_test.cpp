@@ -113,6 +113,8 @@ TEST_CASE("malformed files name the file, the case and the JSON path") {
        {"case \"capsule_too_short\"", "/cases/0/query/controller", "ControllerSettings.height", "0.8"}},
       {"duplicate_field.json", {"duplicate_field.json: ", "/cases/0/expect", "duplicate field \"distance\""}},
       {"number_overflow.json", {"number_overflow.json: ", "number overflow", "1e999"}},
+      {"move_bad_motion.json",
+       {"case \"lift_keys_out_of_order\"", "/cases/0/world/0/motion", "PiecePath: key 2", "not before the key before"}},
   };
   for (const auto& b : bad) {
     CAPTURE(b.file);
@@ -123,6 +125,76 @@ TEST_CASE("malformed files name the file, the case and the JSON path") {
   }
   // Every file in the folder is covered above.
   CHECK(glide::find_case_files({k_tests_dir / "cases_bad"}).size() == bad.size());
+}
+
+namespace {
+// A 4 x 4 m lift rising 1 m in 1 s with a rider, as a move case: `world_extra` adds fields to
+// the lift, `query_extra` to the query.
+std::string lift_file(const std::string& world_extra, const std::string& query_extra, const std::string& expect) {
+  return R"({"cases": [{"name": "lift", "world": [
+    {"name": "lift", "shape": {"type": "box", "half_extents": [2, 0.25, 2]})" +
+         world_extra + R"(},
+    {"name": "ground", "shape": {"type": "heightfield", "rows": 2, "columns": 2, "heights": [-5, -5, -5, -5]}}],
+  "query": {"type": "move", "start": {"position": [0, 0.26, 0]}, "frames": [{"velocity": [0, 0, 0], "count": 60}])" +
+         query_extra + R"(},
+  "expect": )" +
+         expect + "}]}";
+}
+const std::string k_lift_motion = R"(, "motion": {"keys": [{"t": 0}, {"t": 1, "offset": [0, 1, 0]}]})";
+} // namespace
+
+TEST_CASE("a move case plays a piece's motion before each step and reports the ride") {
+  // The rider ends 1 m up with the lift, at the skin above it, moving at the lift's 1 m/s;
+  // vector components and their bounds read as numbers.
+  const auto file = write_file(
+      "lift.json", lift_file(k_lift_motion, R"(, "relative_to": "lift")",
+                             R"({"position": [0, 1.26, 0], "position_y_at_least": 1.2599, "ground_velocity_y": 1,
+                                 "relative_drift_at_most": 0.0001, "frames_off_ground": 0, "ground_piece": "lift"})"));
+  const auto r = glide::run_case_file(file).at(0);
+  CHECK_MESSAGE(r.passed(), r.line());
+  // Without the motion the lift stays put and the same expectations fail.
+  const auto still =
+      write_file("still.json", lift_file("", "", R"({"position": [0, 1.26, 0], "ground_velocity_y": 1})"));
+  CHECK(glide::run_case_file(still).at(0).line() ==
+        "FAIL lift: position expected [0, 1.26, 0] got [0, 0.26, 0] (tol 0.0001); ground_velocity_y expected 1 got 0 "
+        "(tol 0.0001)");
+}
+
+TEST_CASE("motion errors name the case and the JSON path") {
+  struct Bad {
+    std::string text;
+    std::vector<std::string> parts;
+  };
+  const std::vector<Bad> bad{
+      {R"({"cases": [{"name": "sweep", "world": [{"shape": {"type": "box", "half_extents": [1, 1, 1]},
+          "motion": {"keys": [{"t": 0}]}}], "query": {"type": "sweep", "capsule": {"type": "capsule", "a": [0, 0, 0],
+          "b": [0, 1, 0], "radius": 0.5}, "position": [5, 0, 0], "motion": [-10, 0, 0]}, "expect": {"hit": true}}]})",
+       {"/cases/0/world/0/motion", "only played by a move query"}},
+      {lift_file(R"(, "motion": {"repeat": "bounce", "keys": [{"t": 0}]})", "", R"({"ground": "on_ground"})"),
+       {"/cases/0/world/0/motion/repeat", "unknown repeat \"bounce\""}},
+      {lift_file(R"(, "motion": {"keys": []})", "", R"({"ground": "on_ground"})"),
+       {"/cases/0/world/0/motion", "PiecePath: no keys"}},
+      {lift_file(R"(, "motion": {"keys": [{"t": 0, "yaw": 90}]})", "", R"({"ground": "on_ground"})"),
+       {"/cases/0/world/0/motion/keys/0/yaw", "unknown field"}},
+      {lift_file(k_lift_motion, "", R"({"relative_drift_at_most": 0.001})"),
+       {"/cases/0/expect/relative_drift_at_most", "\"relative_to\""}},
+      {lift_file(k_lift_motion, R"(, "relative_to": "ground")", R"({"relative_drift": 0})"),
+       {"/cases/0/query/relative_to", "\"ground\" is not a piece"}},
+      {lift_file(k_lift_motion, R"(, "relative_to": "door")", R"({"relative_drift": 0})"),
+       {"/cases/0/query/relative_to", "no world instance named \"door\""}},
+      {lift_file(k_lift_motion, "", R"({"ground_y": 0})"), {"/cases/0/expect/ground_y", "unknown expectation"}},
+  };
+  for (const auto& b : bad) {
+    CAPTURE(b.text);
+    const auto r = glide::run_case_file(write_file("bad_motion.json", b.text)).at(0);
+    for (const auto& part : b.parts) CHECK_MESSAGE(contains(r.error, part), r.error);
+  }
+  // A heightfield is the terrain, not a piece: it cannot move.
+  const std::string terrain = R"({"cases": [{"name": "t", "world": [{"name": "ground", "shape": {"type": "heightfield",
+      "rows": 2, "columns": 2, "heights": [0, 0, 0, 0]}, "motion": {"keys": [{"t": 0}]}}], "query": {"type": "move",
+      "start": {"position": [0, 1, 0]}, "frames": [{"velocity": [0, 0, 0]}]}, "expect": {"ground": "in_air"}}]})";
+  const auto r = glide::run_case_file(write_file("bad_terrain.json", terrain)).at(0);
+  CHECK_MESSAGE(contains(r.error, "/cases/0/world/0/motion: only a convex piece can move"), r.error);
 }
 
 TEST_CASE("update rewrites failing expectations to the actual values and keeps the rest") {
