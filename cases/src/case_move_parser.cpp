@@ -1,5 +1,6 @@
 #include "case_move_parser.hpp"
 
+#include <glide/cases/piece_path_json.hpp>
 #include <glide/cases/settings_json.hpp>
 #include <glide/error.hpp>
 
@@ -46,7 +47,7 @@ MoveQuery parse_move(Fields& query) {
   return m;
 }
 
-PiecePath parse_motion(const Node& node) {
+PiecePath read_piece_path(const Node& node) {
   Fields f(node);
   PiecePath path;
   if (const auto p = f.optional("pivot")) path.pivot = p->vec3();

@@ -10,8 +10,4 @@ namespace glide::cases {
 /// error names the file, case and JSON path. relative_to is checked against the world by the caller.
 MoveQuery parse_move(Fields& query);
 
-/// A world instance's "motion" (pivot, repeat, keys of t, offset and yaw_deg) as a PiecePath,
-/// checked by glide::validate: its message is reported at the motion's JSON path.
-PiecePath parse_motion(const Node& node);
-
 } // namespace glide::cases

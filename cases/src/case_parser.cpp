@@ -3,6 +3,7 @@
 #include "case_move_parser.hpp"
 #include "case_shapes.hpp"
 
+#include <glide/cases/piece_path_json.hpp>
 #include <glide/cases/settings_json.hpp>
 
 #include <glide/error.hpp>
@@ -60,7 +61,7 @@ Instance parse_instance(const Node& node, std::size_t index, const ShapeTable& t
     if (inst.shape.kind == ShapeDef::Kind::heightfield || inst.shape.kind == ShapeDef::Kind::obj)
       m->fail(std::string("only a convex piece can move; \"") + inst.name + "\" is " +
               (inst.shape.kind == ShapeDef::Kind::heightfield ? "a heightfield (the terrain)" : "an OBJ level"));
-    inst.motion = parse_motion(*m);
+    inst.motion = read_piece_path(*m);
     inst.motion_path = m->path();
   }
   f.done(with({"name", "shape", "motion"}, k_pose_fields));
