@@ -47,11 +47,12 @@ int run_demo_command(const DemoArgs& args, std::ostream& out, std::ostream& err)
   try {
     const std::filesystem::path level_file =
         args.level.empty() ? demo::default_level_file() : std::filesystem::path(args.level);
-    const demo::DemoLevel level = demo::load_demo_level(level_file, args.script);
+    demo::DemoLevel level = demo::load_demo_level(level_file, args.script);
     for (const auto& w : level.warnings) err << "warning: " << w << "\n";
 
     const demo::TourWalker walker = demo::run_tour(level, args.controller, args.tour);
     const demo::TourStats s = walker.stats();
+    demo::place_pieces(level.world, level.moving, 0.f); // the map shows them where they start
     const demo::MapImage map = demo::render_map(level, walker.frames(), args.map);
     demo::write_png(args.output, map);
 
@@ -61,7 +62,8 @@ int run_demo_command(const DemoArgs& args, std::ostream& out, std::ostream& err)
         << (level.world.terrain() ? std::to_string(level.world.terrain()->rows()) + " x " +
                                         std::to_string(level.world.terrain()->columns())
                                   : std::string("none"))
-        << ", tour " << level.script.file.filename().string() << ": " << s.waypoints << " waypoints\n\n";
+        << ", " << level.moving.size() << " moving, tour " << level.script.file.filename().string() << ": "
+        << s.waypoints << " waypoints\n\n";
     row(out, "frames", std::to_string(s.frames),
         fixed(s.frames / hz, 1) + " s at " + fixed(hz, 0) + " Hz" + (s.finished ? "" : ", cut before the end"));
     row(out, "distance walked", fixed(s.distance, 1) + " m");
@@ -79,6 +81,25 @@ int run_demo_command(const DemoArgs& args, std::ostream& out, std::ostream& err)
             std::to_string(s.ground_frames[2]),
         "frames");
     row(out, "jumps", std::to_string(s.jumps));
+    // Each moving piece's share of a figure, "lift 12, door 3", after the table's note.
+    const auto per_piece = [&](int demo::MovingPieceStats::*field, const std::string& note) {
+      std::string text = note;
+      for (const demo::MovingPieceStats& m : s.moving)
+        text += (&m == &s.moving.front() ? ": " : ", ") + m.name + " " + std::to_string(m.*field);
+      return text;
+    };
+    int touching = 0;
+    for (const demo::MovingPieceStats& m : s.moving) touching += m.touching;
+    row(out, "frames on moving pieces", std::to_string(s.moving_frames),
+        per_piece(&demo::MovingPieceStats::frames_on, "standing on them"));
+    row(out, "frames touching them", std::to_string(touching),
+        per_piece(&demo::MovingPieceStats::touching,
+                  "within " + fixed(demo::k_touch_skins, 0) + " skins, standing included"));
+    row(out, "off ground while riding", std::to_string(s.moving_off_ground),
+        "frames in the air between two frames on the same moving piece");
+    row(out, "frames pushed", std::to_string(s.pushed_frames),
+        per_piece(&demo::MovingPieceStats::pushed, "by pieces moving into the walker"));
+    row(out, "frames crushed", std::to_string(s.crushed_frames), "pushed against what does not let go");
     row(out, "waypoints reached", std::to_string(s.reached) + " / " + std::to_string(s.waypoints));
     row(out, "waypoints skipped", std::to_string(s.skipped), "reachable ones given up at their timeout");
     row(out, "blocked as expected", std::to_string(s.blocked_as_expected),

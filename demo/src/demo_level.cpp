@@ -1,8 +1,11 @@
 #include "demo_level.hpp"
 
+#include "piece_path_json.hpp"
+
 #include <glide/cases/json.hpp>
 #include <glide/error.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -36,9 +39,10 @@ Waypoint read_waypoint(const Node& node, const Waypoint& defaults, bool needs_ta
   if (const auto n = f.optional("radius")) w.radius = n->positive();
   if (const auto n = f.optional("timeout")) w.timeout = n->non_negative();
   if (const auto n = f.optional("wait")) w.wait = n->non_negative();
+  if (const auto n = f.optional("until")) w.until = n->non_negative();
   if (const auto n = f.optional("jump")) w.jump = n->boolean();
   if (const auto n = f.optional("expect")) w.expect = expect_from(*n);
-  f.done({"name", "to", "speed", "radius", "timeout", "wait", "jump", "expect"});
+  f.done({"name", "to", "speed", "radius", "timeout", "wait", "until", "jump", "expect"});
   return w;
 }
 
@@ -94,9 +98,26 @@ DemoLevel load_demo_level(const fs::path& file, const fs::path& script) {
     t.done({"file", "cell_size", "origin", "height_scale", "height_offset"});
   }
 
+  // Kinematic pieces: an OBJ object each and its motion, resolved once the OBJ is loaded.
+  struct Named {
+    std::optional<Node> object;
+    PiecePath path;
+  };
+  std::vector<Named> moving;
+  if (const auto list = top.optional("moving_pieces")) {
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      Fields m(list->element(i));
+      Named named{m.required("object"), {}};
+      (void)named.object->string();
+      named.path = read_piece_path(m.required("motion"));
+      m.done({"object", "motion"});
+      moving.push_back(std::move(named));
+    }
+  }
+
   const auto script_node = top.optional("script");
   const std::string script_name = script_node ? script_node->string() : std::string();
-  top.done({"name", "spawn", "obj", "terrain", "script"});
+  top.done({"name", "spawn", "obj", "terrain", "moving_pieces", "script"});
   fs::path script_file = script;
   if (script_file.empty() && !script_name.empty()) script_file = dir / script_name;
   if (script_file.empty()) top.node().fail("missing field \"script\" (or give a script file on the command line)");
@@ -105,6 +126,17 @@ DemoLevel load_demo_level(const fs::path& file, const fs::path& script) {
   const ObjLevelReport report = load_obj_level(level.world, level.obj_file);
   level.pieces = report.pieces;
   level.warnings = report.warnings;
+  for (const Named& named : moving) {
+    const std::string name = named.object->string();
+    const auto piece =
+        std::find_if(level.pieces.begin(), level.pieces.end(), [&](const ObjLevelPiece& p) { return p.name == name; });
+    if (piece == level.pieces.end())
+      named.object->fail("no object \"" + name + "\" in " + level.obj_file.filename().string());
+    for (const MovingPiece& earlier : level.moving)
+      if (earlier.id == piece->id) named.object->fail("object \"" + name + "\" is already moving");
+    level.moving.push_back({name, piece->id, level.world.transform(piece->id), named.path});
+  }
+  place_pieces(level.world, level.moving, 0.f);
   if (!level.terrain_file.empty())
     level.world.set_terrain(load_heightfield(level.terrain_file, level.terrain_settings));
   level.world.update();

@@ -1,8 +1,10 @@
 #pragma once
 
 // The demo level (demo/levels/README.md): a description file naming an OBJ of convex pieces, a
-// heightmap terrain, a spawn point and a tour script. Loading prints nothing, so the headless
-// tour and the viewer share it.
+// heightmap terrain, the OBJ objects that move and their motions, a spawn point and a tour script. Loading prints
+// nothing, so the headless tour and the viewer share it.
+
+#include "moving_pieces.hpp"
 
 #include <glide/terrain/heightfield_loader.hpp>
 #include <glide/world/obj_level.hpp>
@@ -32,6 +34,7 @@ struct Waypoint {
   float radius = 0.3f;   ///< reached within this horizontal distance (m, > 0)
   float timeout = 0.f;   ///< give up after this long (s, >= 0); 0 = twice the straight walk + 2 s
   float wait = 0.f;      ///< idle this long once reached (s, >= 0)
+  float until = 0.f;     ///< and idle until the tour's clock reads this (s, >= 0): meets a lift or a door on time
   bool jump = false;     ///< jump when the leg starts (if on the ground)
   Expect expect = Expect::reach;
 };
@@ -53,6 +56,7 @@ struct DemoLevel {
   World world;
   std::vector<ObjLevelPiece> pieces; ///< the OBJ's pieces with their names and ids
   std::vector<std::string> warnings; ///< from the OBJ loader
+  std::vector<MovingPiece> moving;   ///< kinematic pieces, placed at their pose at time 0
   glm::vec3 spawn{0.f};              ///< feet of the character at the start (m)
   TourScript script;
 };
@@ -66,7 +70,7 @@ std::filesystem::path default_level_file();
 DemoLevel load_demo_level(const std::filesystem::path& file, const std::filesystem::path& script = {});
 
 /// Loads a tour script (JSON): {"defaults": {...}, "waypoints": [{"name", "to": [x, y, z],
-/// "speed", "radius", "timeout", "wait", "jump", "expect": "reach" | "blocked" | "either"}]}.
+/// "speed", "radius", "timeout", "wait", "until", "jump", "expect": "reach" | "blocked" | "either"}]}.
 /// Throws glide::Error naming the file, the waypoint and the field.
 TourScript load_tour_script(const std::filesystem::path& file);
 

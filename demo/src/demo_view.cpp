@@ -24,7 +24,7 @@ void add_demo_view(CLI::App& demo) {
     const std::filesystem::path script = args.script;
     const viewer::LevelLoader load = [file, script] {
       demo::DemoLevel level = demo::load_demo_level(file, script);
-      return viewer::ViewerLevel{std::move(level.world), level.spawn, level.name};
+      return viewer::ViewerLevel{std::move(level.world), level.spawn, level.name, std::move(level.moving)};
     };
     return viewer::run_viewer(o, load, out, err);
   };

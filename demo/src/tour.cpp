@@ -23,6 +23,12 @@ void validate(const TourSettings& t) {
 
 glm::vec2 xz(const glm::vec3& v) { return {v.x, v.z}; }
 
+std::vector<MovingPiece> placed(World& world, std::span<const MovingPiece> moving) {
+  place_pieces(world, moving, 0.f);
+  world.update();
+  return {moving.begin(), moving.end()};
+}
+
 double percentile(std::vector<float> values, double p) {
   if (values.empty()) return 0.0;
   const auto k = static_cast<std::size_t>(
@@ -33,10 +39,13 @@ double percentile(std::vector<float> values, double p) {
 
 } // namespace
 
-TourWalker::TourWalker(const World& world, const TourScript& script, const glm::vec3& spawn,
-                       const ControllerSettings& settings, const TourSettings& tour)
-    : world_(&world), script_(&script), tour_(tour), controller_(world, settings, spawn), player_(tour.player) {
+TourWalker::TourWalker(World& world, std::span<const MovingPiece> moving, const TourScript& script,
+                       const glm::vec3& spawn, const ControllerSettings& settings, const TourSettings& tour)
+    : world_(&world), moving_(placed(world, moving)), script_(&script), tour_(tour),
+      controller_(world, settings, spawn), player_(tour.player) {
   validate(tour_);
+  touching_.assign(moving_.size(), 0);
+  pushed_by_.assign(moving_.size(), 0);
   if (script.waypoints.empty()) throw Error(script.file.string() + ": the tour has no waypoints");
   begin_leg();
 }
@@ -92,8 +101,9 @@ void TourWalker::step() {
       continue;
     }
     if (distance <= w.radius) {
-      if (w.wait > 0.f) {
-        wait_left_ = w.wait;
+      const float idle = std::max(w.wait, w.until - time());
+      if (idle > 0.f) {
+        wait_left_ = idle;
         break;
       }
       end_leg(true);
@@ -108,6 +118,10 @@ void TourWalker::step() {
     break;
   }
   if (leg_ >= static_cast<int>(script_->waypoints.size())) return;
+
+  // The pieces move first, then the walker: a piece's velocity is known when the walker rides it.
+  move_pieces(*world_, moving_, time(), dt);
+  world_->update(); // the hierarchy follows the pieces here, not inside the timed move
 
   // Gravity and jumps: the player loop every game writes around the controller.
   FrameRecord rec;
@@ -128,9 +142,22 @@ void TourWalker::step() {
   rec.flags = r.flags;
   rec.waypoint = leg_;
   rec.move_us = std::chrono::duration<float, std::micro>(t1 - t0).count();
+  const float touch = k_touch_skins * controller_.settings().skin_width;
+  contacts_ = world_->overlap_capsule(controller_.capsule(), moving_.empty() ? 0.f : touch);
   float gap = 0.f;
-  for (const Contact& c : world_->overlap_capsule(controller_.capsule(), 0.f)) gap = std::min(gap, c.distance);
+  for (const Contact& c : contacts_) gap = std::min(gap, c.distance);
   rec.penetration = -gap;
+  rec.pushed = r.pushed != glm::vec3(0.f);
+  for (std::size_t i = 0; i < moving_.size(); ++i) {
+    const PieceId id = moving_[i].id;
+    if (r.ground.state != GroundState::in_air && r.ground.target == HitTarget::piece && r.ground.piece == id)
+      rec.riding = static_cast<int>(i);
+    const bool touched = std::any_of(contacts_.begin(), contacts_.end(), [&](const Contact& c) {
+      return c.target == HitTarget::piece && c.piece == id && c.distance <= touch;
+    });
+    touching_[i] += touched ? 1 : 0;
+    pushed_by_[i] += touched && rec.pushed ? 1 : 0;
+  }
 
   const float requested = glm::length(walk) * dt;
   if (requested > 0.f) {
@@ -169,6 +196,30 @@ TourStats TourWalker::stats() const {
     times.push_back(f.move_us);
   }
   s.median_us = percentile(times, 0.5);
+  // Moving pieces: frames on each, and air frames between two frames on the same one.
+  for (std::size_t i = 0; i < moving_.size(); ++i)
+    s.moving.push_back({moving_[i].name, 0, 0, touching_[i], pushed_by_[i]});
+  int last_ridden = -1, air = 0;
+  for (const FrameRecord& f : frames_) {
+    s.pushed_frames += f.pushed ? 1 : 0;
+    s.crushed_frames += f.flags.crushed ? 1 : 0;
+    if (f.riding >= 0) {
+      MovingPieceStats& m = s.moving[static_cast<std::size_t>(f.riding)];
+      m.frames_on += 1;
+      if (f.riding == last_ridden) m.off_ground += air;
+      last_ridden = f.riding;
+      air = 0;
+    } else if (f.ground == GroundState::in_air) {
+      air += last_ridden >= 0 ? 1 : 0;
+    } else {
+      last_ridden = -1; // landed on something that does not move
+      air = 0;
+    }
+  }
+  for (const MovingPieceStats& m : s.moving) {
+    s.moving_frames += m.frames_on;
+    s.moving_off_ground += m.off_ground;
+  }
   s.p99_us = percentile(std::move(times), 0.99);
   // The leg in progress (cut by max_frames) is neither reached nor skipped.
   const std::size_t done = std::min(reports_.size(), static_cast<std::size_t>(leg_));
@@ -181,8 +232,8 @@ TourStats TourWalker::stats() const {
   return s;
 }
 
-TourWalker run_tour(const DemoLevel& level, const ControllerSettings& settings, const TourSettings& tour) {
-  TourWalker walker(level.world, level.script, level.spawn, settings, tour);
+TourWalker run_tour(DemoLevel& level, const ControllerSettings& settings, const TourSettings& tour) {
+  TourWalker walker(level.world, level.moving, level.script, level.spawn, settings, tour);
   while (!walker.finished()) walker.step();
   return walker;
 }

@@ -11,6 +11,7 @@
 
 #include <glm/vec3.hpp>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,12 @@ struct FrameRecord {
   bool stuck = false;      ///< wanted to move toward a reachable waypoint and barely did
   bool blocked = false;    ///< wanted to move on a blocked or borderline leg and barely did
   bool jumped = false;     ///< a jump started this frame
+  int riding = -1;         ///< the moving piece (index in the level's list) the walker stands on, -1 for none
+  bool pushed = false;     ///< a moving piece pushed the walker this frame (MoveResult::pushed)
 };
+
+/// How close a piece counts as touching the walker after a move: twice the skin (m).
+inline constexpr float k_touch_skins = 2.f;
 
 /// How one waypoint went.
 struct WaypointReport {
@@ -50,6 +56,15 @@ struct WaypointReport {
   int flicker = 0;        ///< ground-state flicker events that ended on this leg
 };
 
+/// The figures of one moving piece over a tour.
+struct MovingPieceStats {
+  std::string name;
+  int frames_on = 0;  ///< frames standing on it (on ground or on steep ground)
+  int off_ground = 0; ///< frames in the air between two frames standing on it: a ride that lost its ground
+  int touching = 0;   ///< frames it is within k_touch_skins skins of the capsule after the move, standing included
+  int pushed = 0;     ///< frames a moving piece pushed the walker while this one touched it
+};
+
 /// The figures of a tour.
 struct TourStats {
   int frames = 0;
@@ -60,22 +75,29 @@ struct TourStats {
   int flicker = 0;                  ///< on_ground -> other -> on_ground within flicker_frames, jumps excluded (events)
   int ground_frames[3] = {0, 0, 0}; ///< frames per GroundState (on_ground, on_steep_ground, in_air)
   int jumps = 0;
-  double median_us = 0.0;      ///< of Controller::move (microseconds)
-  double p99_us = 0.0;         ///< (microseconds)
-  int waypoints = 0;           ///< waypoints in the script
-  int reached = 0;             ///< waypoints reached
-  int skipped = 0;             ///< reachable waypoints given up at their timeout
-  int blocked_as_expected = 0; ///< blocked waypoints that stopped the walker
-  int passed_unexpectedly = 0; ///< blocked waypoints that were reached
-  bool finished = false;       ///< the script ran to its end (not cut by max_frames)
+  double median_us = 0.0;               ///< of Controller::move (microseconds)
+  double p99_us = 0.0;                  ///< (microseconds)
+  int waypoints = 0;                    ///< waypoints in the script
+  int reached = 0;                      ///< waypoints reached
+  int skipped = 0;                      ///< reachable waypoints given up at their timeout
+  int blocked_as_expected = 0;          ///< blocked waypoints that stopped the walker
+  int passed_unexpectedly = 0;          ///< blocked waypoints that were reached
+  bool finished = false;                ///< the script ran to its end (not cut by max_frames)
+  std::vector<MovingPieceStats> moving; ///< per moving piece of the level, in its order
+  int moving_frames = 0;                ///< frames standing on any moving piece
+  int moving_off_ground = 0;            ///< the sum of MovingPieceStats::off_ground
+  int pushed_frames = 0;                ///< frames a moving piece pushed the walker
+  int crushed_frames = 0;               ///< frames with flags.crushed: pushed against what did not let go
 };
 
-/// Walks a script through a world one frame at a time.
+/// Walks a script through a world one frame at a time. Each frame moves the moving pieces
+/// first, then the walker (the frame order of docs/controller.md).
 class TourWalker {
 public:
-  /// The world and script must outlive the walker. Throws glide::Error for invalid settings.
-  TourWalker(const World& world, const TourScript& script, const glm::vec3& spawn, const ControllerSettings& settings,
-             const TourSettings& tour = {});
+  /// The world and script must outlive the walker; the moving pieces are placed at their pose
+  /// at time 0, the walker's clock. Throws glide::Error for invalid settings.
+  TourWalker(World& world, std::span<const MovingPiece> moving, const TourScript& script, const glm::vec3& spawn,
+             const ControllerSettings& settings, const TourSettings& tour = {});
 
   /// Runs one frame (does nothing once finished()).
   void step();
@@ -86,6 +108,8 @@ public:
   const Controller& controller() const { return controller_; }
   const TourSettings& settings() const { return tour_; }
   int current_waypoint() const { return leg_; }
+  /// The tour's clock: the time at the start of the next frame (s).
+  float time() const { return static_cast<float>(frames_.size()) * tour_.dt; }
   const std::vector<FrameRecord>& frames() const { return frames_; }
   const std::vector<WaypointReport>& waypoints() const { return reports_; }
   /// The figures so far (computed on demand: median and p99 sort the move times).
@@ -96,7 +120,8 @@ private:
   void end_leg(bool reached);
   void count_flicker(GroundState before, GroundState after);
 
-  const World* world_;
+  World* world_;
+  std::vector<MovingPiece> moving_; // placed at time 0 before the controller looks at the world
   const TourScript* script_;
   TourSettings tour_;
   Controller controller_;
@@ -111,9 +136,12 @@ private:
   int left_ground_frame_ = -1; // frame the walker last left on_ground, -1 while on it
   int last_jump_frame_ = -1000000;
   int flicker_ = 0;
+  std::vector<int> touching_, pushed_by_; // per moving piece: see MovingPieceStats
+  std::vector<Contact> contacts_;         // scratch
 };
 
-/// Runs a whole tour (until the script ends or tour.max_frames).
-TourWalker run_tour(const DemoLevel& level, const ControllerSettings& settings, const TourSettings& tour = {});
+/// Runs a whole tour (until the script ends or tour.max_frames). The level's moving pieces are
+/// left where the tour ended; place_pieces puts them back.
+TourWalker run_tour(DemoLevel& level, const ControllerSettings& settings, const TourSettings& tour = {});
 
 } // namespace glide::demo

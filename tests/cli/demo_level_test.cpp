@@ -4,6 +4,9 @@
 
 #include <glide/error.hpp>
 
+#include <glm/geometric.hpp>
+
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -56,6 +59,77 @@ TEST_CASE("the shipped demo level loads with every part demo/levels/README.md li
   CHECK(level.script.waypoints.front().speed > 0.f);
 }
 
+TEST_CASE("the shipped demo level moves a lift, a turntable, a walkway and a door, placed at time 0") {
+  const glide::demo::DemoLevel level = glide::demo::load_demo_level(glide::demo::default_level_file());
+  REQUIRE(level.moving.size() == 4);
+  const char* names[] = {"lift", "turntable", "walkway", "door"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const glide::demo::MovingPiece& m = level.moving[i];
+    CHECK(m.name == names[i]);
+    // The id is the OBJ object of that name, and the path passed glide::validate.
+    const auto piece = std::find_if(level.pieces.begin(), level.pieces.end(),
+                                    [&](const glide::ObjLevelPiece& p) { return p.name == m.name; });
+    REQUIRE(piece != level.pieces.end());
+    CHECK(piece->id == m.id);
+    CHECK_NOTHROW(glide::validate(m.path));
+    // Loaded pieces stand at their pose at time 0.
+    const glide::gjk::Transform at0 = m.path.pose_at(m.rest, 0.f);
+    CHECK(glm::length(level.world.transform(m.id).translation - at0.translation) < 1e-6f);
+  }
+  // The walkway starts 2 m toward -x of where demo.obj has it and slides 4 m and back every 8 s.
+  const glide::demo::MovingPiece& walkway = level.moving[2];
+  CHECK(walkway.path.repeat == glide::PiecePath::Repeat::ping_pong);
+  CHECK(glm::length(level.world.transform(walkway.id).translation - glm::vec3(-2.f, 0.f, 0.f)) < 1e-6f);
+  CHECK(glm::length(walkway.path.pose_at(walkway.rest, 6.f).translation - glm::vec3(0.f, 0.f, 0.f)) < 1e-5f);
+  // The turntable turns 90 degrees in 2 s about its centre (8, 0, -20): its centre stays put.
+  const glide::demo::MovingPiece& turntable = level.moving[1];
+  const glide::gjk::Transform quarter = turntable.path.pose_at(turntable.rest, 2.f);
+  CHECK(glm::length(quarter.apply({8.f, 0.1f, -20.f}) - glm::vec3(8.f, 0.1f, -20.f)) < 1e-5f);
+  CHECK(glm::length(quarter.apply({10.f, 0.f, -20.f}) - glm::vec3(8.f, 0.f, -22.f)) < 1e-5f); // +x turns to -z
+}
+
+TEST_CASE("a malformed motion names the level file and the JSON path") {
+  const fs::path levels = glide::demo::default_level_file().parent_path();
+  const std::string head = "{\"obj\": \"" + (levels / "demo.obj").string() +
+                           "\", \"spawn\": [0, 0, 0], \"script\": \"" + (levels / "demo_tour.json").string() +
+                           "\", \"moving_pieces\": [";
+  const auto level_error = [&](const std::string& name, const std::string& pieces) {
+    return error_of(write_file(name, head + pieces + "]}"));
+  };
+  CHECK(contains(level_error("m1.json", R"({"object": "lift", "motion": {"keys": [{"t": 1}, {"t": 0.5}]}})"),
+                 "m1.json: /moving_pieces/0/motion/keys/1/t: expected a time >= the previous key's (1.000000 s), "
+                 "got 0.5"));
+  CHECK(contains(level_error("m2.json", R"({"object": "lift", "motion": {"repeat": "bounce", "keys": [{"t": 0}]}})"),
+                 "m2.json: /moving_pieces/0/motion/repeat: expected \"none\", \"loop\" or \"ping_pong\", got "
+                 "\"bounce\""));
+  CHECK(contains(level_error("m3.json", R"({"object": "lift", "motion": {"keys": []}})"),
+                 "m3.json: /moving_pieces/0/motion/keys: expected a non-empty array"));
+  CHECK(contains(level_error("m4.json", R"({"object": "lift", "motion": {"keys": [{"t": 0, "yaw": 90}]}})"),
+                 "m4.json: /moving_pieces/0/motion/keys/0/yaw: unknown field \"yaw\""));
+  CHECK(contains(level_error("m5.json", R"({"object": "lift", "motion": {"keys": [{"t": -1}]}})"),
+                 "m5.json: /moving_pieces/0/motion/keys/0/t: expected a number >= 0, got -1"));
+  CHECK(contains(level_error("m6.json", R"({"object": "lift", "motion": {"pivot": [0, 0], "keys": [{"t": 0}]}})"),
+                 "m6.json: /moving_pieces/0/motion/pivot: expected [x, y, z]"));
+  CHECK(contains(level_error("m7.json", R"({"object": "lift", "motion": {"keys": [{"t": 0, "yaw_deg": 1e39}]}})"),
+                 "m7.json: /moving_pieces/0/motion/keys/0/yaw_deg"));
+  CHECK(contains(level_error("m8.json", R"({"object": "lift"})"),
+                 "m8.json: /moving_pieces/0: missing required field \"motion\""));
+  CHECK(contains(level_error("m9.json", R"({"object": "nowhere", "motion": {"keys": [{"t": 0}]}})"),
+                 "m9.json: /moving_pieces/0/object: no object \"nowhere\" in demo.obj"));
+  CHECK(contains(level_error("m10.json", R"({"object": "door", "motion": {"keys": [{"t": 0}]}},
+                                           {"object": "door", "motion": {"keys": [{"t": 0}]}})"),
+                 "m10.json: /moving_pieces/1/object: object \"door\" is already moving"));
+  CHECK(contains(level_error("m11.json", R"({"object": "lift", "motion": [0, 1]})"),
+                 "m11.json: /moving_pieces/0/motion: expected a motion object"));
+  // A motion without pivot or repeat holds its keys: the lift, 1 m up at time 0.
+  const fs::path ok =
+      write_file("m_ok.json", head + R"({"object": "lift", "motion": {"keys": [{"t": 0, "offset": [0, 1, 0]}]}}]})");
+  const glide::demo::DemoLevel level = glide::demo::load_demo_level(ok);
+  REQUIRE(level.moving.size() == 1);
+  CHECK(level.moving[0].path.repeat == glide::PiecePath::Repeat::none);
+  CHECK(glm::length(level.world.transform(level.moving[0].id).translation - glm::vec3(0.f, 1.f, 0.f)) < 1e-6f);
+}
+
 TEST_CASE("demo level errors name the file and the field") {
   CHECK(contains(error_of(work_dir() / "missing.json"), "missing.json: cannot open level description"));
 
@@ -86,4 +160,6 @@ TEST_CASE("demo level errors name the file and the field") {
                  "s4.json: /waypoints/0: missing required field \"to\""));
   CHECK(contains(error_of(level, work_dir() / "absent_script.json"), "absent_script.json: cannot open tour script"));
   CHECK(error_of(level, write_file("s5.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"jump\": true}]}")) == "no error");
+  CHECK(contains(error_of(level, write_file("s6.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"until\": -2}]}")),
+                 "s6.json: /waypoints/0/until: expected a number >= 0, got -2"));
 }

@@ -9,6 +9,9 @@
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb_image.h>
 
+#include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -57,7 +60,7 @@ Decoded decode(const fs::path& file) {
 } // namespace
 
 TEST_CASE("the demo tour walks every feature of the shipped level without getting stuck or penetrating") {
-  const glide::demo::DemoLevel level = glide::demo::load_demo_level(glide::demo::default_level_file());
+  glide::demo::DemoLevel level = glide::demo::load_demo_level(glide::demo::default_level_file());
   const glide::ControllerSettings settings;
   const glide::demo::TourWalker walker = glide::demo::run_tour(level, settings);
   const glide::demo::TourStats s = walker.stats();
@@ -115,6 +118,96 @@ TEST_CASE("the demo tour walks every feature of the shipped level without gettin
   CHECK(stairs_top <= 2.75f + 2.f * settings.skin_width);
   CHECK(stairs_grounded); // and down them on the ground every frame
   CHECK(s.p99_us >= s.median_us);
+
+  // The moving pieces: the walker stands on the lift, the turntable and the walkway, and the
+  // door swings into it; nothing crushes it and no ride loses its ground.
+  REQUIRE(s.moving.size() == 4);
+  for (const auto& m : s.moving) {
+    CHECK_MESSAGE(m.touching > 0, m.name);
+    CHECK_MESSAGE(m.off_ground == 0, m.name);
+    if (m.name != "door") CHECK_MESSAGE(m.frames_on > 60, m.name); // a second or more on each
+  }
+  CHECK(s.moving[3].name == "door");
+  CHECK(s.moving[3].pushed > 0);
+  CHECK(s.pushed_frames == s.moving[3].pushed); // only the door pushes
+  CHECK(s.crushed_frames == 0);
+  CHECK(s.moving_frames == s.moving[0].frames_on + s.moving[1].frames_on + s.moving[2].frames_on);
+  const float dt = glide::demo::TourSettings{}.dt;
+  float deck_top = -1e9f, door_x = 1e9f;
+  std::vector<glm::vec3> turning;
+  for (const auto& f : walker.frames()) {
+    if (f.waypoint == leg("lift_top_off")) deck_top = std::max(deck_top, f.position.y);
+    if (f.waypoint == leg("turntable_ride") && f.riding == 1 && f.walk == glm::vec3(0.f)) turning.push_back(f.position);
+    if (f.waypoint == leg("door_stand")) door_x = std::min(door_x, f.position.x);
+    if (f.waypoint == leg("lift_board") || f.waypoint == leg("lift_top_back"))
+      CHECK(f.ground == glide::GroundState::on_ground); // on the lift all the way up and down
+  }
+  // Up the lift onto the deck (top 3.2 m): the feet rest within the skin above it.
+  CHECK(deck_top >= 3.2f);
+  CHECK(deck_top <= 3.2f + 2.f * settings.skin_width);
+  // Standing on the turntable (a turn in 8 s about (8, -20)): carried around its centre at
+  // the radius it stood at, by 45 degrees a second.
+  REQUIRE(turning.size() > 120);
+  const glm::vec2 centre{8.f, -20.f};
+  const glm::vec2 a{turning.front().x - centre.x, turning.front().z - centre.y};
+  const glm::vec2 b{turning.back().x - centre.x, turning.back().z - centre.y};
+  CHECK(std::abs(glm::length(b) - glm::length(a)) < 0.01f);
+  const float turned = std::atan2(a.x * b.y - a.y * b.x, glm::dot(a, b));                   // from a to b, x toward z
+  const float expected = -glm::radians(45.f) * dt * static_cast<float>(turning.size() - 1); // +x turns to -z
+  const float pi = glm::radians(180.f);
+  CHECK(std::abs(std::remainder(turned - expected, 2.f * pi)) < glm::radians(1.f)); // half a turn: modulo a turn
+  // The door (hinged at x = 15.55, opening toward -z) pushed the walker past its open position.
+  CHECK(door_x < 15.55f - settings.radius);
+}
+
+TEST_CASE("the tour moves the pieces before the walker: a lift carries it up by its rise") {
+  // A floor, and a 2 x 2 m lift (top at 0.2 m) that rises 2 m between t = 1 s and t = 3 s.
+  glide::demo::DemoLevel level;
+  level.world.add_piece(glide::gjk::ConvexHull::box({10.f, 0.5f, 10.f}), {{1.f, 0.f, 0.f, 0.f}, {0.f, -0.5f, 0.f}});
+  const glide::PieceId lift =
+      level.world.add_piece(glide::gjk::ConvexHull::box({1.f, 0.1f, 1.f}), {{1.f, 0.f, 0.f, 0.f}, {0.f, 0.1f, 0.f}});
+  glide::PiecePath path;
+  path.keys = {{0.f, {0.f, 0.f, 0.f}, 0.f}, {1.f, {0.f, 0.f, 0.f}, 0.f}, {3.f, {0.f, 2.f, 0.f}, 0.f}};
+  level.moving.push_back({"lift", lift, level.world.transform(lift), path});
+  level.spawn = {0.f, 0.25f, 0.f};
+  // Stand on it until 4 s, then step 3 m off to the +x side (off its top, 2.2 m up: a fall).
+  level.script.waypoints = {{.name = "ride", .target = {0.f, 0.f, 0.f}, .until = 4.f},
+                            {.name = "off", .target = {3.f, 0.f, 0.f}, .wait = 1.f}};
+  const glide::ControllerSettings settings;
+  const glide::demo::TourWalker walker = glide::demo::run_tour(level, settings);
+  const glide::demo::TourStats s = walker.stats();
+  CHECK(s.finished);
+  CHECK(s.stuck_frames == 0);
+  CHECK(s.max_penetration <= settings.skin_width);
+  float top = -1e9f, lag = 1e9f, lead = -1e9f;
+  int ride_frames = 0, landed = -1;
+  for (const auto& f : walker.frames()) {
+    if (f.waypoint != 0) continue;
+    ++ride_frames;
+    top = std::max(top, f.position.y);
+    if (landed < 0 && f.riding == 0) landed = ride_frames;
+    // The lift's top where the frame ends: the walker stands on it there (a skin above), not
+    // where it was when the frame began (1.7 cm lower at 1 m/s: the pieces moved after the walker).
+    const float frame_end = static_cast<float>(ride_frames) * glide::demo::TourSettings{}.dt;
+    const float lift_top = 0.2f + 2.f * std::clamp((frame_end - 1.f) / 2.f, 0.f, 1.f);
+    if (landed >= 0) {
+      lag = std::min(lag, f.position.y - lift_top);
+      lead = std::max(lead, f.position.y - lift_top);
+    }
+    if (landed >= 0) CHECK(f.riding == 0); // once settled from 5 cm up: on the lift every frame, rising included
+  }
+  CHECK(landed > 0);
+  CHECK(landed < 15);
+  CHECK(lag >= 0.f);
+  CHECK(lead <= 2.f * settings.skin_width);
+  // Idle until the clock reads 4 s: 240 frames at 60 Hz (the float count-down may add one).
+  CHECK(ride_frames >= 240);
+  CHECK(ride_frames <= 241);
+  CHECK(top >= 2.2f);
+  CHECK(top <= 2.2f + 2.f * settings.skin_width);
+  CHECK(s.moving[0].frames_on >= 240);
+  CHECK(s.moving[0].off_ground == 0);
+  CHECK(walker.frames().back().position.y < 0.05f); // fell off its side back onto the floor
 }
 
 TEST_CASE("glide demo prints the table and writes a decodable PNG map with the legend and the path") {

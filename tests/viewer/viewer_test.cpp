@@ -201,3 +201,70 @@ TEST_CASE("debug scene: walking into a low step draws the stair probe from the c
   for (int i = 0; i < 30; ++i) walker.step(in, forward, right, 1.f / 60.f);
   CHECK(walker.controller().position().y > 0.19f);
 }
+
+namespace {
+
+// A floor (top at y = 0) and a 4 x 4 m platform (top at y = 0.2) sliding +x at 1 m/s for 10 s.
+struct SlidingPlatform {
+  World world;
+  std::vector<demo::MovingPiece> moving;
+  SlidingPlatform() {
+    world.add_piece(gjk::ConvexHull::box({20.f, 0.5f, 20.f}), gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {0.f, -0.5f, 0.f}});
+    const PieceId id =
+        world.add_piece(gjk::ConvexHull::box({2.f, 0.1f, 2.f}), gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {0.f, 0.1f, 0.f}});
+    PiecePath path;
+    path.keys = {{0.f, {0.f, 0.f, 0.f}, 0.f}, {10.f, {10.f, 0.f, 0.f}, 0.f}};
+    moving.push_back({"platform", id, world.transform(id), path});
+  }
+};
+
+} // namespace
+
+TEST_CASE("piece mesh: a moving piece's faces in its own space; the level mesh leaves it out") {
+  SlidingPlatform level;
+  const PieceId platform = level.moving[0].id;
+  level.world.set_piece_transform(platform, gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {3.f, 0.1f, 0.f}});
+  const TriangleMesh piece = piece_mesh(level.world, platform, glm::radians(50.f));
+  REQUIRE(piece.size() == 3 * level.world.hull(platform).faces().size());
+  // Placed by the piece's transform, every vertex lands on one of its world vertices.
+  const auto world_vertices = level.world.world_vertices(platform);
+  for (const MeshVertex& v : piece) {
+    const glm::vec3 placed = level.world.transform(platform).apply(v.position);
+    const bool on_hull = std::any_of(world_vertices.begin(), world_vertices.end(),
+                                     [&](const glm::vec3& w) { return glm::length(w - placed) < 1e-5f; });
+    CHECK(on_hull);
+    CHECK(v.color == (v.normal.y > 0.9f ? k_walkable_color : k_wall_color)); // top walkable, sides walls
+  }
+  const std::vector<PieceId> skip{platform};
+  const TriangleMesh all = level_mesh(level.world, glm::radians(50.f));
+  const TriangleMesh still = level_mesh(level.world, glm::radians(50.f), skip);
+  CHECK(still.size() + piece.size() == all.size());
+}
+
+TEST_CASE("walker: moves the pieces before the character, which rides them; paused, they stand still") {
+  SlidingPlatform level;
+  Walker walker(level.world, level.moving, {}, {0.f, 0.25f, 0.f});
+  const glm::vec3 forward{0.f, 0.f, 1.f}, right{-1.f, 0.f, 0.f};
+  const float dt = 1.f / 60.f;
+  for (int i = 0; i < 30; ++i) walker.step(FrameInput{}, forward, right, dt); // settle onto it
+  REQUIRE(walker.last().ground.piece == level.moving[0].id);
+  const glm::vec3 start = walker.controller().position();
+  const float platform_start = level.world.transform(level.moving[0].id).translation.x;
+  for (int i = 0; i < 120; ++i) walker.step(FrameInput{}, forward, right, dt);
+  // 2 s at 1 m/s: the platform and the character standing on it both move 2 m along +x.
+  CHECK_APPROX(level.world.transform(level.moving[0].id).translation.x - platform_start, 2.f, 1e-4f);
+  CHECK_APPROX(walker.controller().position().x - start.x, 2.f, 1e-3f);
+  CHECK_APPROX(walker.piece_time(), 150.f * dt, 1e-4f);
+
+  walker.pause_pieces = true;
+  const glm::vec3 paused_at = walker.controller().position();
+  const float platform_paused = level.world.transform(level.moving[0].id).translation.x;
+  for (int i = 0; i < 60; ++i) walker.step(FrameInput{}, forward, right, dt);
+  CHECK(level.world.transform(level.moving[0].id).translation.x == platform_paused);
+  CHECK_APPROX(walker.controller().position(), paused_at, 1e-4f); // no velocity left over to carry it
+  CHECK_APPROX(walker.piece_time(), 150.f * dt, 1e-4f);
+
+  walker.pause_pieces = false; // the clock goes on from where it stopped
+  walker.step(FrameInput{}, forward, right, dt);
+  CHECK_APPROX(level.world.transform(level.moving[0].id).translation.x - platform_paused, dt, 1e-4f);
+}

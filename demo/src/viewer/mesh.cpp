@@ -2,6 +2,7 @@
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/constants.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -47,10 +48,11 @@ void add_band(TriangleMesh& mesh, float radius, float up0, float up1, float y0, 
 
 } // namespace
 
-TriangleMesh level_mesh(const World& world, float max_slope) {
+TriangleMesh level_mesh(const World& world, float max_slope, std::span<const PieceId> skip) {
   TriangleMesh mesh;
   const float walkable_cos = std::cos(max_slope);
   for (const PieceId id : world.piece_ids()) {
+    if (std::find(skip.begin(), skip.end(), id) != skip.end()) continue;
     const auto vertices = world.world_vertices(id);
     for (const auto& face : world.hull(id).faces()) {
       const glm::vec3 a = vertices[face.vertices[0]], b = vertices[face.vertices[1]], c = vertices[face.vertices[2]];
@@ -72,6 +74,20 @@ TriangleMesh level_mesh(const World& world, float max_slope) {
         add_triangle(mesh, p00, p10, p11, k_terrain_color);
       }
     }
+  }
+  return mesh;
+}
+
+TriangleMesh piece_mesh(const World& world, PieceId id, float max_slope) {
+  TriangleMesh mesh;
+  const float walkable_cos = std::cos(max_slope);
+  const gjk::ConvexHull& hull = world.hull(id);
+  const glm::quat rotation = world.transform(id).rotation;
+  for (const auto& face : hull.faces()) {
+    const glm::vec3 a = hull.vertices()[face.vertices[0]], b = hull.vertices()[face.vertices[1]],
+                    c = hull.vertices()[face.vertices[2]];
+    const glm::vec3 n = rotation * glm::normalize(glm::cross(b - a, c - a));
+    add_triangle(mesh, a, b, c, n.y >= walkable_cos ? k_walkable_color : k_wall_color);
   }
   return mesh;
 }

@@ -79,6 +79,10 @@ PanelActions tuning_panel(Walker& walker, DebugDrawOptions& debug, PanelState& s
     ImGui::TextColored(color, "%s", state.status.c_str());
     ImGui::PopTextWrapPos();
   }
+  // The level's lifts, doors and platforms: stopped, they stand still and carry nothing.
+  ImGui::Checkbox("Pause moving pieces", &walker.pause_pieces);
+  ImGui::SameLine();
+  ImGui::TextDisabled("%zu moving, %.1f s", walker.moving_pieces().size(), walker.piece_time());
   ImGui::Separator();
   ControllerSettings s = walker.controller().settings();
   const fields::Table<ControllerSettings> table = controller_settings_table();

@@ -5,6 +5,7 @@
 #include <glide/error.hpp>
 
 #include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
 #include <cstddef>
@@ -114,6 +115,10 @@ Renderer::~Renderer() {
     glDeleteBuffers(1, &m->vbo);
     glDeleteVertexArrays(1, &m->vao);
   }
+  for (Mesh& m : pieces_) {
+    glDeleteBuffers(1, &m.vbo);
+    glDeleteVertexArrays(1, &m.vao);
+  }
   glDeleteBuffers(1, &line_vbo_);
   glDeleteVertexArrays(1, &line_vao_);
   glDeleteProgram(lit_program_);
@@ -139,6 +144,15 @@ void Renderer::upload(Mesh& mesh, const TriangleMesh& vertices) {
 }
 
 void Renderer::set_level(const TriangleMesh& mesh) { upload(level_, mesh); }
+void Renderer::set_pieces(const std::vector<TriangleMesh>& meshes) {
+  for (std::size_t i = meshes.size(); i < pieces_.size(); ++i) {
+    glDeleteBuffers(1, &pieces_[i].vbo);
+    glDeleteVertexArrays(1, &pieces_[i].vao);
+  }
+  pieces_.resize(meshes.size()); // the buffers of the ones kept are filled again
+  for (std::size_t i = 0; i < meshes.size(); ++i) upload(pieces_[i], meshes[i]);
+}
+
 void Renderer::set_capsule(float radius, float height) {
   upload(capsule_, capsule_mesh(radius, height, k_capsule_color));
 }
@@ -165,6 +179,12 @@ void Renderer::draw_mesh(const Mesh& mesh, const glm::mat4& model, const glm::ve
 }
 
 void Renderer::draw_level() { draw_mesh(level_, glm::mat4(1.f), glm::vec3(1.f)); }
+
+void Renderer::draw_piece(std::size_t index, const gjk::Transform& transform) {
+  if (index >= pieces_.size()) return;
+  const glm::mat4 model = glm::translate(glm::mat4(1.f), transform.translation) * glm::mat4_cast(transform.rotation);
+  draw_mesh(pieces_[index], model, glm::vec3(1.f));
+}
 
 void Renderer::draw_capsule(const glm::vec3& feet) {
   draw_mesh(capsule_, glm::translate(glm::mat4(1.f), feet), glm::vec3(1.f));

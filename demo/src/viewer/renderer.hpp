@@ -2,6 +2,8 @@
 
 #include "mesh.hpp"
 
+#include <glide/gjk/shapes.hpp>
+
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
@@ -25,11 +27,15 @@ public:
   Renderer& operator=(const Renderer&) = delete;
 
   void set_level(const TriangleMesh& mesh);
+  /// The moving pieces, one mesh each in the piece's own space (piece_mesh).
+  void set_pieces(const std::vector<TriangleMesh>& meshes);
   void set_capsule(float radius, float height);
 
   /// Clears to the sky color and sets the camera for the draws that follow.
   void begin(int width, int height, const glm::mat4& view_projection);
   void draw_level();
+  /// Draws moving piece `index` (of set_pieces) placed by `transform`.
+  void draw_piece(std::size_t index, const gjk::Transform& transform);
   void draw_capsule(const glm::vec3& feet);
   void draw_sphere(const glm::vec3& centre, float radius, const glm::vec3& color);
   /// Pairs of vertices, one segment each, drawn over the geometry (no depth test) so
@@ -46,6 +52,7 @@ private:
 
   std::uint32_t lit_program_ = 0, line_program_ = 0;
   Mesh level_, capsule_, sphere_;
+  std::vector<Mesh> pieces_;
   std::uint32_t line_vao_ = 0, line_vbo_ = 0;
   glm::mat4 view_projection_{1.f};
 };

@@ -43,7 +43,7 @@ public:
             const ControllerSettings& settings, Window& window, std::ostream& out)
       : options_(options), load_level_(load_level), level_(std::move(level)), window_(window), out_(out),
         settings_file_(options.settings_file.empty() ? "glide_viewer_settings.json" : options.settings_file) {
-    walker_ = std::make_unique<Walker>(level_->world, settings, level_->spawn);
+    walker_ = std::make_unique<Walker>(level_->world, level_->moving, settings, level_->spawn);
     walker_->tuning.player = options.player;
     rebuild_meshes();
     window_.set_title("glide viewer: " + level_->name);
@@ -100,6 +100,8 @@ private:
     renderer_.begin(size.x, size.y,
                     camera_.view_projection(feet, static_cast<float>(size.x) / static_cast<float>(size.y)));
     renderer_.draw_level();
+    const auto& moving = walker_->moving_pieces();
+    for (std::size_t i = 0; i < moving.size(); ++i) renderer_.draw_piece(i, level_->world.transform(moving[i].id));
     renderer_.draw_capsule(feet);
     const DebugScene scene = debug_scene(level_->world, walker_->controller(), walker_->last(), debug_);
     for (const DebugSphere& s : scene.spheres) renderer_.draw_sphere(s.centre, debug_.sphere_radius, s.color);
@@ -114,7 +116,14 @@ private:
 
   void rebuild_meshes() {
     drawn_ = walker_->controller().settings();
-    renderer_.set_level(level_mesh(level_->world, drawn_.max_slope));
+    std::vector<PieceId> moving_ids;
+    std::vector<TriangleMesh> piece_meshes;
+    for (const demo::MovingPiece& m : walker_->moving_pieces()) {
+      moving_ids.push_back(m.id);
+      piece_meshes.push_back(piece_mesh(level_->world, m.id, drawn_.max_slope));
+    }
+    renderer_.set_level(level_mesh(level_->world, drawn_.max_slope, moving_ids));
+    renderer_.set_pieces(piece_meshes);
     renderer_.set_capsule(drawn_.radius, drawn_.height);
   }
 
@@ -122,9 +131,11 @@ private:
     try {
       auto fresh = std::make_unique<ViewerLevel>(load_level_());
       const WalkerTuning tuning = walker_->tuning;
+      const bool paused = walker_->pause_pieces;
       // The new walker refers to the new world, so it is made before the old level goes.
-      walker_ = std::make_unique<Walker>(fresh->world, walker_->controller().settings(), fresh->spawn);
+      walker_ = std::make_unique<Walker>(fresh->world, fresh->moving, walker_->controller().settings(), fresh->spawn);
       walker_->tuning = tuning;
+      walker_->pause_pieces = paused;
       level_ = std::move(fresh);
       rebuild_meshes();
       panel_.report("level reloaded: " + level_->name, false);

@@ -4,19 +4,23 @@
 #include <glide/controller/player_step.hpp>
 #include <glide/world/world.hpp>
 
+#include "moving_pieces.hpp"
+
 #include <glm/vec3.hpp>
 
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace glide::viewer {
 
 /// What the viewer shows: the world, where the character starts, and where it came from.
 struct ViewerLevel {
   World world;
-  glm::vec3 spawn{0.f}; ///< feet of the character at start (m)
-  std::string name;     ///< shown in the window title and stats
+  glm::vec3 spawn{0.f};                  ///< feet of the character at start (m)
+  std::string name;                      ///< shown in the window title and stats
+  std::vector<demo::MovingPiece> moving; ///< pieces of `world` that move each frame
 };
 
 /// Builds the level; called at start and again on reload (F5). Throws glide::Error when the
