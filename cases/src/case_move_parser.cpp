@@ -1,6 +1,5 @@
 #include "case_move_parser.hpp"
 
-#include <glide/cases/piece_path_json.hpp>
 #include <glide/cases/settings_json.hpp>
 #include <glide/error.hpp>
 
@@ -45,40 +44,6 @@ MoveQuery parse_move(Fields& query) {
   }
   if (m.frames.empty()) frames.fail("a move needs at least one frame");
   return m;
-}
-
-PiecePath read_piece_path(const Node& node) {
-  Fields f(node);
-  PiecePath path;
-  if (const auto p = f.optional("pivot")) path.pivot = p->vec3();
-  if (const auto r = f.optional("repeat")) {
-    const std::string repeat = r->string();
-    if (repeat == "none")
-      path.repeat = PiecePath::Repeat::none;
-    else if (repeat == "loop")
-      path.repeat = PiecePath::Repeat::loop;
-    else if (repeat == "ping_pong")
-      path.repeat = PiecePath::Repeat::ping_pong;
-    else
-      r->fail("unknown repeat \"" + repeat + "\" (one of: none, loop, ping_pong)");
-  }
-  const Node keys = f.required("keys");
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    Fields kf(keys.element(i));
-    PiecePath::Key key;
-    key.time = kf.required("t").real();
-    if (const auto o = kf.optional("offset")) key.offset = o->vec3();
-    if (const auto y = kf.optional("yaw_deg")) key.yaw = glm::radians(y->real());
-    kf.done({"t", "offset", "yaw_deg"});
-    path.keys.push_back(key);
-  }
-  f.done({"pivot", "repeat", "keys"});
-  try {
-    validate(path);
-  } catch (const Error& e) {
-    node.fail(e.what());
-  }
-  return path;
 }
 
 } // namespace glide::cases

@@ -1,8 +1,7 @@
 #include "demo_level.hpp"
 
-#include "piece_path_json.hpp"
-
 #include <glide/cases/json.hpp>
+#include <glide/cases/piece_path_json.hpp>
 #include <glide/error.hpp>
 
 #include <algorithm>
@@ -109,7 +108,7 @@ DemoLevel load_demo_level(const fs::path& file, const fs::path& script) {
       Fields m(list->element(i));
       Named named{m.required("object"), {}};
       (void)named.object->string();
-      named.path = read_piece_path(m.required("motion"));
+      named.path = cases::read_piece_path(m.required("motion"));
       m.done({"object", "motion"});
       moving.push_back(std::move(named));
     }

@@ -1,4 +1,4 @@
-#include "piece_path_json.hpp"
+#include <glide/cases/piece_path_json.hpp>
 
 #include <glide/error.hpp>
 
@@ -6,11 +6,8 @@
 
 #include <string>
 
-namespace glide::demo {
+namespace glide::cases {
 namespace {
-
-using cases::Fields;
-using cases::Node;
 
 PiecePath::Repeat repeat_from(const Node& node) {
   const std::string s = node.string();
@@ -53,4 +50,4 @@ PiecePath read_piece_path(const Node& node) {
   return path;
 }
 
-} // namespace glide::demo
+} // namespace glide::cases
