@@ -92,10 +92,46 @@ const gjk::DistanceResult& NearbyPieces::distance_to(Entry& e, const gjk::Segmen
   return e.known;
 }
 
+NearbyPieces::Entry NearbyPieces::piece_entry(const World& world, PieceId id) {
+  Entry e;
+  e.piece = id;
+  const std::span<const glm::vec3> vertices = world.world_vertices(id);
+  e.vertices = vertices.data();
+  e.vertex_count = static_cast<std::uint32_t>(vertices.size());
+  e.layers = world.info(id).layers;
+  e.hull = &world.hull(id);
+  return e;
+}
+
+// Only pieces moved since the last look: held ones start learning afresh, and ones that moved
+// into the held box join. The static pieces and the terrain stay as they were gathered.
+void NearbyPieces::take_moves(const World& world) {
+  const std::uint64_t seen = revision_;
+  revision_ = world.revision();
+  for (const PieceId id : world.moved_pieces()) {
+    if (world.motion(id).serial <= seen) continue;
+    const auto held = std::find_if(entries_.begin(), entries_.end(),
+                                   [&](const Entry& e) { return e.target == HitTarget::piece && e.piece == id; });
+    if (held != entries_.end()) {
+      *held = piece_entry(world, id);
+      bounds_[static_cast<std::size_t>(held - entries_.begin())] = world.bounds(id);
+    } else if (world.bounds(id).overlaps(box_)) {
+      entries_.push_back(piece_entry(world, id));
+      bounds_.push_back(world.bounds(id));
+    }
+  }
+}
+
 void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin) {
   margin_ = std::isfinite(margin) && margin >= 0.f ? margin : k_default_margin;
-  if (world_ == &world && revision_ == world.revision() && box_.contains(box)) return;
-  const bool same_world = world_ == &world && revision_ == world.revision();
+  if (world_ == &world && box_.contains(box)) {
+    if (revision_ == world.revision()) return;
+    if (structure_revision_ == world.structure_revision()) return take_moves(world);
+  }
+  // What a piece taught while held before stays true while it has not moved: the same pieces
+  // (no adds or removes since) and a motion older than the last gather.
+  const bool same_pieces = world_ == &world && structure_revision_ == world.structure_revision();
+  const std::uint64_t gathered = revision_;
   ++gathers_;
   previous_.swap(entries_);
   entries_.clear();
@@ -104,11 +140,11 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
   box_ = box.expanded(margin_);
   world_ = &world;
   revision_ = world.revision();
+  structure_revision_ = world.structure_revision();
 
   detail::WorldAccess::bvh(world).query_box(box_, [&](const detail::LeafItem& item) {
     const PieceId id{item.item};
-    if (same_world) {
-      // What a piece taught while held before stays true while the world is unchanged.
+    if (same_pieces && world.motion(id).serial <= gathered) {
       const auto old = std::find_if(previous_.begin(), previous_.end(),
                                     [&](const Entry& o) { return o.target == HitTarget::piece && o.piece == id; });
       if (old != previous_.end()) {
@@ -117,14 +153,7 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
         return;
       }
     }
-    Entry e;
-    e.piece = id;
-    const std::span<const glm::vec3> vertices = world.world_vertices(id);
-    e.vertices = vertices.data();
-    e.vertex_count = static_cast<std::uint32_t>(vertices.size());
-    e.layers = world.info(id).layers;
-    e.hull = &world.hull(id);
-    entries_.push_back(e);
+    entries_.push_back(piece_entry(world, id));
     bounds_.push_back(world.bounds(id));
   });
   if (const Heightfield* terrain = world.terrain()) {

@@ -3,6 +3,7 @@
 #include <glide/error.hpp>
 #include <glide/world/world.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <string>
@@ -45,7 +46,8 @@ std::uint64_t next_revision() {
 
 } // namespace
 
-World::World() : revision_(next_revision()) {} // the hierarchy is created by the first update()
+World::World()
+    : revision_(next_revision()), structure_revision_(revision_) {} // the hierarchy is created by the first update()
 World::~World() = default;
 
 // Moving leaves the source an empty world, not one with stale counts or terrain.
@@ -59,6 +61,7 @@ World& World::operator=(World&& other) noexcept {
 
 void World::swap(World& other) noexcept {
   std::swap(pieces_, other.pieces_);
+  std::swap(ever_moved_, other.ever_moved_);
   std::swap(live_count_, other.live_count_);
   std::swap(terrain_, other.terrain_);
   std::swap(terrain_layers_, other.terrain_layers_);
@@ -70,6 +73,8 @@ void World::swap(World& other) noexcept {
   std::swap(refits_, other.refits_);
   revision_ = next_revision();
   other.revision_ = next_revision();
+  structure_revision_ = revision_;
+  other.structure_revision_ = other.revision_;
 }
 
 PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceInfo info) {
@@ -78,22 +83,23 @@ PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceIn
                 "with ConvexHull::box, wedge or cylinder");
   validate(transform);
   if (pieces_.size() >= ~0u - 1u) throw Error("World: too many pieces");
-  Piece p{std::move(hull), transform, info, {}, {}, {transform, transform, {}, {}, 0.f, 0}, true, false};
+  Piece p{std::move(hull), transform, info, {}, {}, {transform, transform, {}, {}, 0.f, 0}, true, false, false};
   place(p.hull, p.transform, p.world_vertices, p.bounds);
   pieces_.push_back(std::move(p));
   ++live_count_;
   bvh_dirty_ = true;
-  revision_ = next_revision();
+  revision_ = structure_revision_ = next_revision();
   return PieceId{static_cast<std::uint32_t>(pieces_.size() - 1)};
 }
 
 void World::remove_piece(PieceId id) {
   Piece& p = piece(id);
+  if (p.ever_moved) ever_moved_.erase(std::find(ever_moved_.begin(), ever_moved_.end(), id));
   p.alive = false;
   p.world_vertices = {};
   --live_count_;
   bvh_dirty_ = true;
-  revision_ = next_revision();
+  revision_ = structure_revision_ = next_revision();
 }
 
 void World::set_piece_transform(PieceId id, gjk::Transform transform) {
@@ -109,6 +115,10 @@ void World::set_piece_transform(PieceId id, gjk::Transform transform) {
 // unless a rebuild is due anyway.
 void World::placed(PieceId id) {
   Piece& p = pieces_[id.value];
+  if (!p.ever_moved) {
+    p.ever_moved = true;
+    ever_moved_.push_back(id);
+  }
   if (bvh_ && !bvh_dirty_ && !p.refit_queued) {
     p.refit_queued = true;
     moved_.push_back(id.value);
@@ -169,12 +179,12 @@ std::vector<PieceId> World::piece_ids() const {
 void World::set_terrain(Heightfield terrain, std::uint32_t layers) {
   terrain_.emplace(std::move(terrain));
   terrain_layers_ = layers;
-  revision_ = next_revision();
+  revision_ = structure_revision_ = next_revision();
 }
 
 void World::clear_terrain() {
   terrain_.reset();
-  revision_ = next_revision();
+  revision_ = structure_revision_ = next_revision();
 }
 
 void World::update() const {

@@ -19,7 +19,8 @@ class World;
 /// The pieces and terrain triangles around one moving capsule, gathered from a World once and
 /// queried many times: every sub-query of a character's move, and its next moves while they
 /// stay inside the gathered box (a cached volume, as PhysX's controller keeps). The gather is
-/// redone, `margin` wider than asked, when a query leaves the held box or the world changes.
+/// redone, `margin` wider than asked, when a query leaves the held box or pieces are added or
+/// removed; pieces that only moved (World::moved_pieces) are taken up where they are.
 ///
 /// Each held piece also keeps what its last GJK query taught: a plane the whole piece lies
 /// behind, and the simplex to warm-start from. A query skips, without GJK, a piece its capsule
@@ -90,6 +91,8 @@ private:
   /// Remembers which face a distance result's closest points lie inside, if any.
   void learn_face(Entry& e, const gjk::DistanceResult& d) const;
 
+  static Entry piece_entry(const World& world, PieceId id);
+  void take_moves(const World& world);
   bool accepts(const Entry& e, const QueryFilter& filter) const;
   void learn_plane(Entry& e, const glm::vec3& normal);
   template <class Visit>
@@ -98,6 +101,7 @@ private:
   gjk::Aabb box_;
   float margin_ = 0.5f; ///< around the asked box when gathering (m)
   std::uint64_t revision_ = ~0ull;
+  std::uint64_t structure_revision_ = ~0ull;
   const World* world_ = nullptr;
   std::vector<Entry> entries_;
   std::vector<gjk::Aabb> bounds_;        ///< of entries_[i], kept apart so culling reads little

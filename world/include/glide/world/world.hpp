@@ -89,6 +89,10 @@ public:
   /// How a piece moved in its last move_piece; a still motion (from == to) for pieces never
   /// moved or last re-placed by set_piece_transform.
   const PieceMotion& motion(PieceId id) const;
+  /// Every live piece ever moved by move_piece or set_piece_transform, in the order of its
+  /// first move: with motion(id).serial, what moved since a revision, without a look at the
+  /// static pieces.
+  std::span<const PieceId> moved_pieces() const { return ever_moved_; }
   /// Velocity of the point of piece `id` at `point` (world, m), from its last move_piece (m/s).
   glm::vec3 point_velocity(PieceId id, const glm::vec3& point) const;
 
@@ -121,6 +125,10 @@ public:
   /// move, and is never shared by two worlds: a query result cached for one world at one
   /// revision stays valid while both are unchanged.
   std::uint64_t revision() const { return revision_; }
+  /// Changes only when pieces are added or removed or the terrain changes (and with a move
+  /// of the world), not when pieces move: with World::motion's serials, a cache keeps what
+  /// it learnt of the pieces that have not moved since (NearbyPieces does).
+  std::uint64_t structure_revision() const { return structure_revision_; }
 
   /// First contact of `capsule` moved along `motion` (m). Among hits closer than
   /// settings.tie_distance to the earliest one, pieces win over terrain and the smallest piece
@@ -171,6 +179,7 @@ private:
     PieceMotion motion;
     bool alive = true;
     mutable bool refit_queued = false; // listed in moved_
+    bool ever_moved = false;           // listed in ever_moved_
   };
   void swap(World& other) noexcept;
   void placed(PieceId id); // after a piece's world vertices changed in place
@@ -191,10 +200,12 @@ private:
   mutable std::unique_ptr<detail::Bvh> bvh_;
   mutable bool bvh_dirty_ = true;                  // pieces added or removed: the next update rebuilds
   mutable std::vector<std::uint32_t> moved_;       // pieces moved since the last update, once each
+  std::vector<PieceId> ever_moved_;                // see moved_pieces()
   mutable std::vector<std::uint32_t> build_index_; // per piece, its index among the last build's inputs
   mutable std::uint64_t rebuilds_ = 0;
   mutable std::uint64_t refits_ = 0;
   std::uint64_t revision_;
+  std::uint64_t structure_revision_;
 };
 
 } // namespace glide
