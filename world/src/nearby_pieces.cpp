@@ -108,17 +108,21 @@ NearbyPieces::Entry NearbyPieces::piece_entry(const World& world, PieceId id) {
 void NearbyPieces::take_moves(const World& world) {
   const std::uint64_t seen = revision_;
   revision_ = world.revision();
+  const auto moved = [&](PieceId id) { return world.motion(id).serial > seen; };
+  const std::size_t held = entries_.size();
+  for (std::size_t i = 0; i < held; ++i) {
+    if (entries_[i].target != HitTarget::piece || !moved(entries_[i].piece)) continue;
+    entries_[i] = piece_entry(world, entries_[i].piece);
+    bounds_[i] = world.bounds(entries_[i].piece);
+  }
   for (const PieceId id : world.moved_pieces()) {
-    if (world.motion(id).serial <= seen) continue;
-    const auto held = std::find_if(entries_.begin(), entries_.end(),
-                                   [&](const Entry& e) { return e.target == HitTarget::piece && e.piece == id; });
-    if (held != entries_.end()) {
-      *held = piece_entry(world, id);
-      bounds_[static_cast<std::size_t>(held - entries_.begin())] = world.bounds(id);
-    } else if (world.bounds(id).overlaps(box_)) {
-      entries_.push_back(piece_entry(world, id));
-      bounds_.push_back(world.bounds(id));
-    }
+    if (!moved(id) || !world.bounds(id).overlaps(box_)) continue;
+    const auto end = entries_.begin() + static_cast<std::ptrdiff_t>(held);
+    if (std::find_if(entries_.begin(), end,
+                     [&](const Entry& e) { return e.target == HitTarget::piece && e.piece == id; }) != end)
+      continue;
+    entries_.push_back(piece_entry(world, id));
+    bounds_.push_back(world.bounds(id));
   }
 }
 
