@@ -136,7 +136,7 @@ TEST_CASE("recovery and rest end at the skin distance whatever the frame rate (0
       Controller c(world, {}, {-0.1f, 0.f, 0.f});
       Player player(c, world);
       for (int frame = 0; frame < static_cast<int>(hz); ++frame) player.step({0, 0, 0}, dt);
-      CHECK(c.position().y == doctest::Approx(skin).epsilon(0.01));                      // 0.1 mm
+      CHECK(c.position().y == doctest::Approx(skin).epsilon(0.01));                        // 0.1 mm
       CHECK(-c.position().x - c.settings().radius == doctest::Approx(skin).epsilon(0.01)); // from the box
     }
     SUBCASE("resting on the floor after spawning touching it, 3 mm above it, or falling 0.5 m") {
