@@ -1,6 +1,7 @@
 // The viewer's parts that need no display: meshes, debug geometry and the
 // walker on the built-in level. The drawn picture is checked by the viewer_screenshot test.
 #include "approx.hpp"
+#include "camera.hpp"
 
 #include "debug_draw.hpp"
 #include "mesh.hpp"
@@ -14,6 +15,7 @@
 #include <glm/trigonometric.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -267,4 +269,21 @@ TEST_CASE("walker: moves the pieces before the character, which rides them; paus
   walker.pause_pieces = false; // the clock goes on from where it stopped
   walker.step(FrameInput{}, forward, right, dt);
   CHECK_APPROX(level.world.transform(level.moving[0].id).translation.x - platform_paused, dt, 1e-4f);
+}
+
+TEST_CASE("camera: turning with the ground keeps its forward fixed on a turning piece") {
+  // A turn of the ground by a (counter-clockwise from above, about +y) turns the walk
+  // directions with it: forward becomes the rotated forward.
+  for (const float a : {0.3f, -1.2f, 2.5f}) {
+    Camera camera;
+    camera.yaw = 0.7f;
+    const glm::vec3 before = camera.forward(), side = camera.right();
+    camera.turn_with_ground(a);
+    const glm::vec3 turned{before.x * std::cos(a) + before.z * std::sin(a), 0.f,
+                           -before.x * std::sin(a) + before.z * std::cos(a)};
+    const glm::vec3 turned_side{side.x * std::cos(a) + side.z * std::sin(a), 0.f,
+                                -side.x * std::sin(a) + side.z * std::cos(a)};
+    CHECK_APPROX(camera.forward(), turned, 1e-6f);
+    CHECK_APPROX(camera.right(), turned_side, 1e-6f);
+  }
 }

@@ -14,6 +14,9 @@ struct Camera {
 
   /// Turns by a mouse motion (pixels); `sensitivity` in radians per pixel.
   void look(float dx, float dy, float sensitivity = 0.004f);
+  /// Turns with the ground: by a move's MoveResult::yaw_delta (radians, counter-clockwise seen
+  /// from above), so the view stays behind a character riding a turntable.
+  void turn_with_ground(float yaw_delta) { yaw -= yaw_delta; }
   /// Horizontal unit vectors the walk keys move along.
   glm::vec3 forward() const;
   glm::vec3 right() const;

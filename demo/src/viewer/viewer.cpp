@@ -68,7 +68,7 @@ public:
       }
       if (in.quit) window_.request_close();
       camera_.look(in.look.x, in.look.y);
-      walker_->step(in, camera_.forward(), camera_.right(), dt);
+      camera_.turn_with_ground(walker_->step(in, camera_.forward(), camera_.right(), dt).yaw_delta);
 
       const PanelActions actions = tuning_panel(*walker_, debug_, panel_, settings_file_);
       stats_panel(*walker_, level_->name, real_dt * 1000.f);
