@@ -49,6 +49,14 @@ QueryFilter Controller::query_filter() const {
   return filter;
 }
 
+QueryFilter Controller::query_filter_except(PieceId piece) const {
+  QueryFilter filter = query_filter();
+  filter.accept = [piece, accept = std::move(filter.accept)](PieceId id) {
+    return id != piece && (!accept || accept(id));
+  };
+  return filter;
+}
+
 SweepSettings Controller::sweep_settings() const {
   SweepSettings s;
   s.method = settings_.toi_method;

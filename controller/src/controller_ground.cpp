@@ -10,11 +10,11 @@
 namespace glide {
 
 // Pushes the capsule out of every piece closer than the skin (recovery_gap: overlapping,
-// spawned touching, or left short of the skin by an earlier push), to the skin distance, at most recovery_speed * dt
-// per move so a character spawned inside geometry eases out instead of exploding out. The push is swept through
-// everything it does not push out of, and stops the skin short of it: recovery never pushes
-// the capsule into other geometry (a lift pressing it against a ceiling leaves it in the lift,
-// the moving piece, not in the ceiling).
+// spawned touching, or left short of the skin by an earlier push), to the skin distance, at
+// most recovery_speed * dt per move so a character spawned inside geometry eases out instead
+// of exploding out. The push is swept through everything it does not push out of, and stops
+// the skin short of it: recovery never pushes the capsule into other geometry (a lift pressing
+// it against a ceiling leaves it in the lift, the moving piece, not in the ceiling).
 float Controller::recover(float dt) {
   if (probe_cache_.valid && !probe_cache_.overlapping && probe_cache_.position == position_ &&
       probe_cache_.revision == world_->revision())

@@ -39,13 +39,9 @@ void Controller::ride(MoveResult& result) {
   result.yaw_delta = twist_about(m.to.rotation * glm::conjugate(m.from.rotation), settings_.up);
   const glm::vec3 delta = m.carry(position_) - position_;
   if (!(glm::dot(delta, delta) > 0.f)) return;
-  QueryFilter filter = query_filter();
-  const PieceId riding = ground_.piece;
-  filter.accept = [riding, accept = std::move(filter.accept)](PieceId id) {
-    return id != riding && (!accept || accept(id));
-  };
   nearby_.reach(*world_, gjk::capsule_bounds(swept_capsule()).swept(delta), gather_margin(delta));
-  const SweepHit hit = nearby_.sweep_capsule(*world_, swept_capsule(), delta, filter, sweep_settings());
+  const SweepHit hit =
+      nearby_.sweep_capsule(*world_, swept_capsule(), delta, query_filter_except(ground_.piece), sweep_settings());
   result.carried = delta * (hit.hit ? hit.fraction : 1.f);
   position_ += result.carried;
   // The ground as the ride left it: the piece may have turned or tilted under the feet.
@@ -75,12 +71,9 @@ void Controller::be_pushed(MoveResult& result) {
     const SweepHit meet = world_->sweep_capsule(from, back, pusher, sweep_settings());
     if (!meet.hit) continue;
     const glm::vec3 push = carried + back * meet.fraction - position_;
-    QueryFilter others = query_filter();
-    others.accept = [id, accept = std::move(others.accept)](PieceId other) {
-      return other != id && (!accept || accept(other));
-    };
     nearby_.reach(*world_, gjk::capsule_bounds(swept_capsule()).swept(push), gather_margin(push));
-    const SweepHit block = nearby_.sweep_capsule(*world_, swept_capsule(), push, others, sweep_settings());
+    const SweepHit block =
+        nearby_.sweep_capsule(*world_, swept_capsule(), push, query_filter_except(id), sweep_settings());
     const float fraction = block.hit ? block.fraction : 1.f;
     result.flags.crushed = result.flags.crushed || block.hit;
     result.pushed += push * fraction;

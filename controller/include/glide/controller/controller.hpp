@@ -129,6 +129,8 @@ public:
 
 private:
   QueryFilter query_filter() const;
+  /// query_filter() without one piece: the one a ride or a push moves along with.
+  QueryFilter query_filter_except(PieceId piece) const;
   SweepSettings sweep_settings() const;
   SweepHit sweep(const glm::vec3& motion) const;
   /// The capsule the sweeps move: inflated by the skin, so a hit stops skin_width short.
