@@ -65,7 +65,7 @@ gjk::Capsule upright(const glm::vec3& base) { return {{base, base + glm::vec3(0,
 // Random pieces (rotated boxes and 4 to 12 point clouds of 0.3 to 2 m) in a cube holding
 // one piece per 64 m^3 (plus `extra` more, for the moving ones), and 1 m sweeps of an upright
 // capsule in random directions, starting k_query_margin inside the cube.
-std::unique_ptr<Level> make_level(int n, int extra = 0) {
+std::unique_ptr<Level> make_level(int n, int extra = 0, bool extra_kinematic = false) {
   auto slot = std::make_unique<Level>();
   const float side = std::cbrt(static_cast<float>(n) * k_volume_per_piece);
   std::mt19937 rng(static_cast<std::uint32_t>(n));
@@ -86,7 +86,7 @@ std::unique_ptr<Level> make_level(int n, int extra = 0) {
     gjk::Transform t;
     t.rotation = glm::normalize(glm::quat(gauss(rng), gauss(rng), gauss(rng), gauss(rng)));
     t.translation = {pos(rng), pos(rng), pos(rng)};
-    slot->world.add_piece(std::move(hull), t);
+    slot->world.add_piece(std::move(hull), t, PieceInfo{.kinematic = extra_kinematic && i >= n});
     slot->local_points.push_back(points);
     slot->transforms.push_back(t);
   }
@@ -251,13 +251,15 @@ constexpr int k_motion_frames = 10000; // frames of motion before sweep_after_mo
 // frame each takes a random step of up to `step` per axis (m) and turns by up to 2 * step rad
 // about a random axis, as a platform, lift or door does (a random walk, so they wander).
 struct MovingLevel {
-  std::unique_ptr<Level> level = make_level(k_static_pieces, k_moving_pieces);
+  std::unique_ptr<Level> level;
   std::vector<PieceId> moving;
   std::vector<gjk::Transform> poses;
   std::mt19937 rng{5};
   float step;
 
-  explicit MovingLevel(float step_m) : step(step_m) {
+  // `kinematic`: the moving pieces are declared so (PieceInfo::kinematic) when added.
+  MovingLevel(float step_m, bool kinematic)
+      : level(make_level(k_static_pieces, k_moving_pieces, kinematic)), step(step_m) {
     const std::vector<PieceId> ids = level->world.piece_ids();
     moving.assign(ids.end() - k_moving_pieces, ids.end());
     for (PieceId id : moving) poses.push_back(level->world.transform(id));
@@ -282,10 +284,10 @@ struct MovingLevel {
   }
 };
 
-MovingLevel& moving_level(float step) {
-  static std::map<float, std::unique_ptr<MovingLevel>> cache;
-  auto& slot = cache[step];
-  if (!slot) slot = std::make_unique<MovingLevel>(step);
+MovingLevel& moving_level(float step, bool kinematic) {
+  static std::map<std::pair<float, bool>, std::unique_ptr<MovingLevel>> cache;
+  auto& slot = cache[{step, kinematic}];
+  if (!slot) slot = std::make_unique<MovingLevel>(step, kinematic);
   return *slot;
 }
 
@@ -294,7 +296,7 @@ MovingLevel& moving_level(float step) {
 // world's part (move_piece and update), measured by hand; the sweep runs untimed, so its
 // lazy update would show if update() had left anything to do.
 void moving_pieces(benchmark::State& state) {
-  MovingLevel& m = moving_level(static_cast<float>(state.range(0)) * 1e-3f);
+  MovingLevel& m = moving_level(static_cast<float>(state.range(0)) * 1e-3f, state.range(1) == 1);
   const WorldStats before = m.level->world.stats();
   std::size_t i = 0;
   double updating = 0.0; // of which World::update (s)
@@ -338,7 +340,7 @@ void sweep_after_motion(benchmark::State& state) {
   auto& slot = cache[step];
   if (!slot) {
     // Its own level: moving_pieces' frames must not add to these.
-    auto m = std::make_unique<MovingLevel>(step);
+    auto m = std::make_unique<MovingLevel>(step, true);
     for (int frame = 0; frame < k_motion_frames; ++frame) {
       m->next_poses();
       m->move();
@@ -516,7 +518,7 @@ BENCHMARK(sweep_bullet)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000);
 BENCHMARK(sweep_terrain)->ArgName("bisection")->Arg(0)->Arg(1);
 BENCHMARK(world_update)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 // Steps of 10 mm per axis per frame (a platform at up to 1 m/s), and 100 mm (a fast one).
-BENCHMARK(moving_pieces)->ArgName("step_mm")->Arg(10)->Arg(100)->UseManualTime();
+BENCHMARK(moving_pieces)->ArgNames({"step_mm", "kinematic"})->ArgsProduct({{10, 100}, {1, 0}})->UseManualTime();
 BENCHMARK(sweep_after_motion)->ArgNames({"step_mm", "refitted"})->ArgsProduct({{10, 100}, {1, 0}});
 BENCHMARK(toi_representation)->ArgName("baked")->Arg(1)->Arg(0);
 BENCHMARK_MAIN();

@@ -76,7 +76,8 @@ struct CaseWorld {
         const std::vector<glm::vec3> points = polytope_points(s);
         // A moving piece starts where its path is at time 0.
         const gjk::Transform start = inst.motion ? inst.motion->pose_at(inst.transform, 0.f) : inst.transform;
-        const PieceId id = world.add_piece(gjk::ConvexHull(points), start);
+        const PieceId id =
+            world.add_piece(gjk::ConvexHull(points), start, PieceInfo{.kinematic = inst.motion.has_value()});
         piece_names[id.value] = inst.name;
         instance_pieces[inst.name] = id;
         if (inst.motion) movers.push_back({id, inst.transform, &*inst.motion});

@@ -52,8 +52,14 @@ Aabb check_wide_subtree(const Bvh& bvh, std::uint32_t node, std::vector<int>& co
     all = all.merged(exact);
   }
   for (int a = 0; a < 3; ++a) {
-    CHECK(w.origin[a] == all.min[a]); // the grid is anchored at the node's exact box
-    CHECK(255.0 * w.step(a) >= static_cast<double>(all.max[a]) - all.min[a]);
+    // The grid covers the node's exact box, with at most half its spare codes below it.
+    const double extent = static_cast<double>(all.max[a]) - all.min[a];
+    CHECK(w.origin[a] <= all.min[a]);
+    CHECK(glide::detail::WideNode::decode(w.origin[a], 255, w.step(a)) >= all.max[a]);
+    CHECK(static_cast<double>(all.min[a]) - w.origin[a] <=
+          0.5 * (255.0 * w.step(a) - extent) + std::ldexp(std::max(std::abs(static_cast<double>(all.min[a])),
+                                                                   std::abs(static_cast<double>(w.origin[a]))),
+                                                          -23));
   }
   return all;
 }

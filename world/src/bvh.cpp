@@ -7,6 +7,10 @@
 #include <cmath>
 #include <string>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -312,13 +316,20 @@ void free_query_storage(void* p, std::size_t bytes) {
 
 // The grid is anchored at the used slots' union: its smallest corner and the smallest power of
 // two step whose 255 steps cover its extent.
-void quantize(WideNode& w, std::span<const gjk::Aabb> exact) {
+void quantize(WideNode& w, std::span<const gjk::Aabb> exact, float margin) {
   gjk::Aabb node;
   for (const gjk::Aabb& b : exact) node = node.merged(b);
   for (int a = 0; a < 3; ++a) {
-    w.origin[a] = node.min[a];
-    const int e = step_exponent(static_cast<double>(node.max[a]) - static_cast<double>(node.min[a]));
+    // The grid spans the box grown by `margin` of its extent a side, and the power-of-two
+    // step leaves slack beyond that: half of it goes below the box, so a refit that moves a
+    // slot a little outward, either way, still finds it on the grid.
+    const double lo = node.min[a], hi = node.max[a], pad = margin * (hi - lo);
+    const int e = step_exponent(hi - lo + 2.0 * pad);
     w.step_bits[a] = static_cast<std::uint8_t>(e + 127);
+    const float step = w.step(a);
+    const auto below = static_cast<float>(lo - 0.5 * (255.0 * step - (hi - lo)));
+    // Code 255 must still reach the box's far side as decoded; rounding may deny the slack.
+    w.origin[a] = below <= node.min[a] && WideNode::decode(below, 255, step) >= node.max[a] ? below : node.min[a];
     for (int k = 0; k < 4; ++k) {
       if (static_cast<std::size_t>(k) >= exact.size()) { // unused: an empty box (lo > hi); queries check child first
         w.lo[a][k] = 255;
@@ -330,23 +341,69 @@ void quantize(WideNode& w, std::span<const gjk::Aabb> exact) {
   }
 }
 
+namespace {
+
+// quantize_slot's coding of one axis, for when SSE2 is not at hand (or the step is the largest
+// float exponent, whose reciprocal is not a normal float).
+void code_slot_axis(WideNode& w, int a, int k, float min, float max) {
+  const float o = w.origin[a], s = w.step(a);
+  // 1 / step exactly, from the exponent (a division costs more than the rest of the coding).
+  const float inv =
+      w.step_bits[a] < 254 ? std::bit_cast<float>(static_cast<std::uint32_t>(254 - w.step_bits[a]) << 23) : 1.f / s;
+  int lo = static_cast<int>(std::clamp((min - o) * inv, 0.f, 255.f));
+  int hi = static_cast<int>(std::clamp(std::ceil((max - o) * inv), 0.f, 255.f));
+  while (lo > 0 && WideNode::decode(o, static_cast<std::uint8_t>(lo), s) > min) --lo;
+  while (hi < 255 && WideNode::decode(o, static_cast<std::uint8_t>(hi), s) < max) ++hi;
+  w.lo[a][k] = static_cast<std::uint8_t>(lo);
+  w.hi[a][k] = static_cast<std::uint8_t>(hi);
+}
+
+} // namespace
+
 // A refit's per-move coding, in float: the step is a power of two, so the estimate is within a
-// code of the tightest, and the loops move it outward until it rounds outward as decoded.
+// code of the tightest, and the loops move it outward until it rounds outward as decoded. The
+// SSE2 path codes the three axes at once with the same IEEE operations, so the codes agree.
 bool quantize_slot(WideNode& w, int k, const gjk::Aabb& exact) {
-  float step[3];
-  for (int a = 0; a < 3; ++a) {
-    step[a] = w.step(a);
-    if (!(exact.min[a] >= w.origin[a] && exact.max[a] <= WideNode::decode(w.origin[a], 255, step[a]))) return false;
+  for (int a = 0; a < 3; ++a)
+    if (!(exact.min[a] >= w.origin[a] && exact.max[a] <= WideNode::decode(w.origin[a], 255, w.step(a)))) return false;
+#if defined(__SSE2__)
+  if (w.step_bits[0] < 254 && w.step_bits[1] < 254 && w.step_bits[2] < 254) {
+    const __m128i bits = _mm_setr_epi32(w.step_bits[0], w.step_bits[1], w.step_bits[2], 127);
+    const __m128 step = _mm_castsi128_ps(_mm_slli_epi32(bits, 23)); // lane 3: 1
+    const __m128 inv = _mm_castsi128_ps(_mm_slli_epi32(_mm_sub_epi32(_mm_set1_epi32(254), bits), 23));
+    const __m128 o = _mm_setr_ps(w.origin[0], w.origin[1], w.origin[2], 0.f);
+    const __m128 min = _mm_setr_ps(exact.min.x, exact.min.y, exact.min.z, 0.f);
+    const __m128 max = _mm_setr_ps(exact.max.x, exact.max.y, exact.max.z, 0.f);
+    const __m128 zero = _mm_setzero_ps(), top = _mm_set1_ps(255.f);
+    __m128i lo = _mm_cvttps_epi32(_mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(min, o), inv), zero), top));
+    const __m128 up = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(max, o), inv), zero), top);
+    __m128i hi = _mm_cvttps_epi32(up); // then up to the ceiling (values are in [0, 255])
+    hi = _mm_sub_epi32(hi, _mm_castps_si128(_mm_cmplt_ps(_mm_cvtepi32_ps(hi), up)));
+    const auto decode = [&](__m128i q) { return _mm_add_ps(o, _mm_mul_ps(_mm_cvtepi32_ps(q), step)); };
+    // Each lane steps outward while its scalar loop would: a mask lane is -1 where it moves.
+    for (;;) {
+      const __m128i more =
+          _mm_and_si128(_mm_castps_si128(_mm_cmpgt_ps(decode(lo), min)), _mm_cmpgt_epi32(lo, _mm_setzero_si128()));
+      if (_mm_movemask_epi8(more) == 0) break;
+      lo = _mm_add_epi32(lo, more);
+    }
+    for (;;) {
+      const __m128i more =
+          _mm_and_si128(_mm_castps_si128(_mm_cmplt_ps(decode(hi), max)), _mm_cmplt_epi32(hi, _mm_set1_epi32(255)));
+      if (_mm_movemask_epi8(more) == 0) break;
+      hi = _mm_sub_epi32(hi, more);
+    }
+    alignas(16) std::int32_t lo4[4], hi4[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(lo4), lo);
+    _mm_store_si128(reinterpret_cast<__m128i*>(hi4), hi);
+    for (int a = 0; a < 3; ++a) {
+      w.lo[a][k] = static_cast<std::uint8_t>(lo4[a]);
+      w.hi[a][k] = static_cast<std::uint8_t>(hi4[a]);
+    }
+    return true;
   }
-  for (int a = 0; a < 3; ++a) {
-    const float o = w.origin[a], s = step[a], inv = 1.f / s;
-    int lo = static_cast<int>(std::clamp((exact.min[a] - o) * inv, 0.f, 255.f));
-    int hi = static_cast<int>(std::clamp(std::ceil((exact.max[a] - o) * inv), 0.f, 255.f));
-    while (lo > 0 && WideNode::decode(o, static_cast<std::uint8_t>(lo), s) > exact.min[a]) --lo;
-    while (hi < 255 && WideNode::decode(o, static_cast<std::uint8_t>(hi), s) < exact.max[a]) ++hi;
-    w.lo[a][k] = static_cast<std::uint8_t>(lo);
-    w.hi[a][k] = static_cast<std::uint8_t>(hi);
-  }
+#endif
+  for (int a = 0; a < 3; ++a) code_slot_axis(w, a, k, exact.min[a], exact.max[a]);
   return true;
 }
 

@@ -92,8 +92,9 @@ struct LeafItem {
 };
 
 /// Stores the boxes of a wide node's used slots (`exact`, slots 0 to size - 1) in 8 bits per
-/// coordinate on a grid anchored at their union, rounded outward.
-void quantize(WideNode& w, std::span<const gjk::Aabb> exact);
+/// coordinate, rounded outward, on a grid that covers their union grown by `margin` times its
+/// extent on each side (room for refits to move the slots without a new grid).
+void quantize(WideNode& w, std::span<const gjk::Aabb> exact, float margin = 0.f);
 /// Stores slot k's box on the node's current grid, rounded outward; false, changing nothing,
 /// when the box leaves the grid's range.
 bool quantize_slot(WideNode& w, int k, const gjk::Aabb& exact);
@@ -122,6 +123,11 @@ public:
   /// the refit records (O(nodes)); a static tree never pays for them. Throws glide::Error for
   /// an input out of range or a payload of another size.
   void refit(std::uint32_t input, const gjk::Aabb& box, std::span<const glm::vec3> data);
+  /// refit() for many moves at once: each stage_refit() rewrites the leaf and its slot's exact
+  /// box; finish_refits() then codes every touched node once and passes grown boxes up, deepest
+  /// first. Queries must not run between the two.
+  void stage_refit(std::uint32_t input, const gjk::Aabb& box, std::span<const glm::vec3> data);
+  void finish_refits();
   /// Starts fetching what refit(input) reads first, in two steps a few moves apart: the item's
   /// record (prefetch_refit_record), then its leaf block and leaf node (prefetch_refit). A
   /// refit of moves scattered over a large tree waits on memory, not arithmetic.
@@ -132,7 +138,8 @@ public:
     if (input >= refs_.size() || refit_.size() != wide_.size()) return;
     const ItemRef& r = refs_[input];
     __builtin_prefetch(leaves_.data() + r.block);
-    __builtin_prefetch(leaves_.data() + r.block + 5); // the payload's next line
+    __builtin_prefetch(leaves_.data() + r.block + 5);  // the payload's next lines: a box's
+    __builtin_prefetch(leaves_.data() + r.block + 10); // 8 corners end 132 bytes in
     __builtin_prefetch(&wide_[r.slot / 4]);
     __builtin_prefetch(&refit_[r.slot / 4]);
     __builtin_prefetch(reinterpret_cast<const char*>(&refit_[r.slot / 4]) + 64);
@@ -198,8 +205,8 @@ private:
   std::uint32_t collapse(std::uint32_t binary_node, std::span<const std::uint32_t> block_of,
                          std::span<const std::uint32_t> marks, std::span<std::uint32_t> slot_of);
   void prepare_refit();
-  // Re-stores slot k of wide node `node` as `box` (on its grid, or on a new one when it leaves it).
-  void refit_slot(std::uint32_t node, int k, const gjk::Aabb& box);
+  // Stores slot k of wide node `node` as the exact `box` and marks the node for finish_refits().
+  void set_slot(std::uint32_t node, int k, const gjk::Aabb& box);
   void record_entry(std::uint32_t mark, std::uint32_t binary_node, std::uint32_t ref);
 
   // The leaves' storage, one block per leaf (one item each) in leaf order: a header of the
@@ -254,6 +261,8 @@ private:
     std::uint32_t entry = ~0u;
   };
   std::vector<RefitNode, CacheLineAllocator<RefitNode>> refit_;
+  std::vector<std::uint8_t> changed_; // per wide node: the slots staged since finish_refits()
+  std::vector<std::uint64_t> dirty_;  // bit per wide node: has changed slots
 };
 
 template <class Visit>

@@ -16,6 +16,9 @@ namespace {
 
 constexpr std::uint32_t k_no_entry = ~0u;
 constexpr std::uint32_t k_large_entry = ~0u - 1;
+// A node re-gridded by a refit covers its slots' union grown by this much of its extent a
+// side: about one step of the 8-bit grid's precision lost, for far fewer re-grids.
+constexpr float k_refit_grid_margin = 1.f / 16.f;
 
 gjk::Aabb union_of(const std::array<gjk::Aabb, 4>& slots, std::uint8_t used) {
   gjk::Aabb all;
@@ -32,6 +35,8 @@ gjk::Aabb union_of(const std::array<gjk::Aabb, 4>& slots, std::uint8_t used) {
 void Bvh::prepare_refit() {
   const auto count = static_cast<std::uint32_t>(wide_.size());
   refit_.assign(count, RefitNode{});
+  changed_.assign(count, 0);
+  dirty_.assign((count + 63) / 64, 0);
   for (std::uint32_t w = count; w-- > 0;) {
     const WideNode& node = wide_[w];
     for (int k = 0; k < 4; ++k) {
@@ -66,19 +71,19 @@ void Bvh::prepare_refit() {
   }
 }
 
-// Re-stores slot k of `node` as `box`, and when the slot holds a wide node, records it there.
-void Bvh::refit_slot(std::uint32_t node, int k, const gjk::Aabb& box) {
+// Re-stores slot k of `node` as the exact `box`, and when the slot holds a wide node, records
+// it there; the node's codes wait for finish_refits().
+void Bvh::set_slot(std::uint32_t node, int k, const gjk::Aabb& box) {
   gjk::Aabb& slot = refit_[node].slots[static_cast<std::size_t>(k)];
   area_ += static_cast<double>(box.half_area()) - static_cast<double>(slot.half_area());
   slot = box;
-  WideNode& w = wide_[node];
+  const WideNode& w = wide_[node];
   if (w.count[k] == 0) refit_[w.child[k]].published = box;
-  if (quantize_slot(w, k, box)) return;
-  // Out of the grid: a new one over the used slots (always slots 0 to n - 1).
-  quantize(w, {refit_[node].slots.data(), static_cast<std::size_t>(std::popcount(w.used))});
+  changed_[node] = static_cast<std::uint8_t>(changed_[node] | 1u << k);
+  dirty_[node / 64] |= std::uint64_t{1} << (node % 64);
 }
 
-void Bvh::refit(std::uint32_t input, const gjk::Aabb& box, std::span<const glm::vec3> data) {
+void Bvh::stage_refit(std::uint32_t input, const gjk::Aabb& box, std::span<const glm::vec3> data) {
   if (input >= refs_.size())
     throw Error("Bvh::refit: item " + std::to_string(input) + " out of range (" + std::to_string(refs_.size()) +
                 " items)");
@@ -91,7 +96,7 @@ void Bvh::refit(std::uint32_t input, const gjk::Aabb& box, std::span<const glm::
                 " points, built with " + std::to_string(size));
   header[0] = box.min;
   header[1] = box.max;
-  std::copy(data.begin(), data.end(), header + k_header);
+  for (std::uint32_t i = 0; i < size; ++i) header[k_header + i] = data[i];
 
   // Queries starting from the cells find the item from its build centroid's cell: widen the
   // reach to its new box. A cell (or the large items) whose subtree is this leaf alone records
@@ -99,22 +104,41 @@ void Bvh::refit(std::uint32_t input, const gjk::Aabb& box, std::span<const glm::
   if (ref.block < first_large_block_) cells_.grow_reach(glm::max(box.max - ref.anchor, ref.anchor - box.min));
   if (ref.own_entry != k_no_entry)
     (ref.own_entry == k_large_entry ? cells_.large() : cells_.cell(ref.own_entry)).bounds = box;
+  set_slot(ref.slot / 4, static_cast<int>(ref.slot % 4), box);
+}
 
-  // Up the tree: the leaf's slot gets its exact box; each parent's slot only when the subtree
-  // below grew out of it (a subtree that shrank keeps its looser, still containing, slot).
-  std::uint32_t node = ref.slot / 4;
-  int k = static_cast<int>(ref.slot % 4);
-  gjk::Aabb moved = box;
-  for (;;) {
-    refit_slot(node, k, moved);
-    const RefitNode& r = refit_[node];
-    const gjk::Aabb all = union_of(r.slots, wide_[node].used);
-    if (r.entry != k_no_entry) (r.entry == k_large_entry ? cells_.large() : cells_.cell(r.entry)).bounds = all;
-    if (r.parent == WideNode::k_empty || r.published.contains(all)) return;
-    node = r.parent / 4;
-    k = static_cast<int>(r.parent % 4);
-    moved = all;
+// The staged nodes from the deepest up (a child's index is above its parent's, so the
+// highest dirty node never waits on another): each is coded once, however many of its slots
+// moved, and passes its new box up only when its subtree grew out of its parent's slot (a
+// subtree that shrank keeps its looser, still containing, slot).
+void Bvh::finish_refits() {
+  for (std::size_t word = dirty_.size(); word-- > 0;) {
+    while (dirty_[word] != 0u) {
+      const auto bit = static_cast<std::uint32_t>(63 - std::countl_zero(dirty_[word]));
+      dirty_[word] &= ~(std::uint64_t{1} << bit);
+      const auto node = static_cast<std::uint32_t>(64 * word + bit);
+      WideNode& w = wide_[node];
+      const RefitNode& r = refit_[node];
+      const unsigned changed = changed_[node];
+      changed_[node] = 0;
+      for (int k = 0; k < 4; ++k) {
+        if ((changed >> k & 1u) == 0u || quantize_slot(w, k, r.slots[static_cast<std::size_t>(k)])) continue;
+        // Out of the grid: a new one over the used slots (always slots 0 to n - 1), with room
+        // for the next moves.
+        quantize(w, {r.slots.data(), static_cast<std::size_t>(std::popcount(w.used))}, k_refit_grid_margin);
+        break;
+      }
+      const gjk::Aabb all = union_of(r.slots, w.used);
+      if (r.entry != k_no_entry) (r.entry == k_large_entry ? cells_.large() : cells_.cell(r.entry)).bounds = all;
+      if (r.parent != WideNode::k_empty && !r.published.contains(all))
+        set_slot(r.parent / 4, static_cast<int>(r.parent % 4), all);
+    }
   }
+}
+
+void Bvh::refit(std::uint32_t input, const gjk::Aabb& box, std::span<const glm::vec3> data) {
+  stage_refit(input, box, data);
+  finish_refits();
 }
 
 } // namespace glide::detail

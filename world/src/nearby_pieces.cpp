@@ -146,7 +146,7 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
   revision_ = world.revision();
   structure_revision_ = world.structure_revision();
 
-  detail::WorldAccess::bvh(world).query_box(box_, [&](const detail::LeafItem& item) {
+  const auto gather = [&](const detail::LeafItem& item) {
     const PieceId id{item.item};
     if (same_pieces && world.motion(id).serial <= gathered) {
       const auto old = std::find_if(previous_.begin(), previous_.end(),
@@ -159,7 +159,8 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
     }
     entries_.push_back(piece_entry(world, id));
     bounds_.push_back(world.bounds(id));
-  });
+  };
+  for (const detail::Bvh* tree : detail::WorldAccess::trees(world)) tree->query_box(box_, gather);
   if (const Heightfield* terrain = world.terrain()) {
     terrain->triangles_in(box_, [&](const gjk::Triangle& t) {
       Entry e;

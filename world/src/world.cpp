@@ -1,4 +1,5 @@
 #include "bvh.hpp"
+#include "placement.hpp"
 
 #include <glide/error.hpp>
 #include <glide/world/world.hpp>
@@ -16,8 +17,9 @@ bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y
 
 void validate(const gjk::Transform& t) {
   const glm::quat& q = t.rotation;
-  const float len = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
-  if (!std::isfinite(len) || std::abs(len - 1.f) > 1e-3f)
+  // |q| within 1e-3 of 1, tested on its square: no square root on every move.
+  const float len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+  if (!(len2 >= 0.998001f && len2 <= 1.002001f))
     throw Error("World: piece rotation must be a unit quaternion, got (w " + std::to_string(q.w) + ", x " +
                 std::to_string(q.x) + ", y " + std::to_string(q.y) + ", z " + std::to_string(q.z) + ")");
   if (!finite(t.translation))
@@ -25,29 +27,26 @@ void validate(const gjk::Transform& t) {
                 std::to_string(t.translation.y) + ", " + std::to_string(t.translation.z) + ")");
 }
 
-// Bakes the placement into world-space vertices: static pieces are queried far more often than
-// moved, and a plain point cloud saves two rotations per support call.
-void place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm::vec3>& out, gjk::Aabb& bounds) {
-  const auto vertices = hull.vertices();
-  out.resize(vertices.size()); // a re-placed piece keeps its storage: moving pieces do this every frame
-  bounds = gjk::Aabb{};
-  for (std::size_t i = 0; i < vertices.size(); ++i) {
-    out[i] = t.apply(vertices[i]);
-    bounds = bounds.merged(out[i]);
-  }
-}
-
 // Revisions are unique across every world, so a cache keyed on (world address, revision)
-// also notices a world moved into the same object.
-std::uint64_t next_revision() {
-  static std::atomic<std::uint64_t> counter{0};
-  return ++counter;
+// also notices a world moved into the same object: a world counts its changes in the low
+// bits from an epoch of its own, taken from one increasing counter. Per-world counting keeps
+// an atomic (a barrier that waits on every pending store) out of each move.
+constexpr int k_revision_count_bits = 40;
+std::uint64_t new_epoch() {
+  static std::atomic<std::uint64_t> epochs{0};
+  return ++epochs << k_revision_count_bits;
 }
 
 } // namespace
 
+std::uint64_t World::next_revision() const {
+  constexpr std::uint64_t k_count_mask = (std::uint64_t{1} << k_revision_count_bits) - 1;
+  const std::uint64_t next = revision_ + 1;
+  return (next & k_count_mask) != 0 ? next : new_epoch() + 1; // a later epoch: still increasing
+}
+
 World::World()
-    : revision_(next_revision()), structure_revision_(revision_) {} // the hierarchy is created by the first update()
+    : revision_(new_epoch()), structure_revision_(revision_) {} // the hierarchy is created by the first update()
 World::~World() = default;
 
 // Moving leaves the source an empty world, not one with stale counts or terrain.
@@ -61,18 +60,19 @@ World& World::operator=(World&& other) noexcept {
 
 void World::swap(World& other) noexcept {
   std::swap(pieces_, other.pieces_);
+  std::swap(hulls_, other.hulls_);
   std::swap(ever_moved_, other.ever_moved_);
   std::swap(live_count_, other.live_count_);
   std::swap(terrain_, other.terrain_);
   std::swap(terrain_layers_, other.terrain_layers_);
-  std::swap(bvh_, other.bvh_);
-  std::swap(bvh_dirty_, other.bvh_dirty_);
+  std::swap(trees_, other.trees_);
+  std::swap(dirty_, other.dirty_);
   std::swap(moved_, other.moved_);
   std::swap(build_index_, other.build_index_);
   std::swap(rebuilds_, other.rebuilds_);
   std::swap(refits_, other.refits_);
-  revision_ = next_revision();
-  other.revision_ = next_revision();
+  revision_ = new_epoch();
+  other.revision_ = new_epoch();
   structure_revision_ = revision_;
   other.structure_revision_ = other.revision_;
 }
@@ -83,11 +83,20 @@ PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceIn
                 "with ConvexHull::box, wedge or cylinder");
   validate(transform);
   if (pieces_.size() >= ~0u - 1u) throw Error("World: too many pieces");
-  Piece p{std::move(hull), transform, info, {}, {}, {transform, transform, {}, {}, 0.f, 0}, true, false, false};
-  place(p.hull, p.transform, p.world_vertices, p.bounds);
+  Piece p{transform,
+          info,
+          {},
+          {},
+          {transform, transform, {}, {}, 0.f, 0},
+          true,
+          false,
+          false,
+          info.kinematic ? k_moving_tree : k_static_tree};
+  detail::place(hull, p.transform, p.world_vertices, p.bounds);
+  dirty_[p.tree] = true;
   pieces_.push_back(std::move(p));
+  hulls_.push_back(std::move(hull));
   ++live_count_;
-  bvh_dirty_ = true;
   revision_ = structure_revision_ = next_revision();
   return PieceId{static_cast<std::uint32_t>(pieces_.size() - 1)};
 }
@@ -97,8 +106,9 @@ void World::remove_piece(PieceId id) {
   if (p.ever_moved) ever_moved_.erase(std::find(ever_moved_.begin(), ever_moved_.end(), id));
   p.alive = false;
   p.world_vertices = {};
+  hulls_[id.value] = {};
   --live_count_;
-  bvh_dirty_ = true;
+  dirty_[p.tree] = true;
   revision_ = structure_revision_ = next_revision();
 }
 
@@ -107,7 +117,7 @@ void World::set_piece_transform(PieceId id, gjk::Transform transform) {
   Piece& p = piece(id);
   p.transform = transform;
   p.motion = {transform, transform, {}, {}, 0.f, next_revision()};
-  place(p.hull, p.transform, p.world_vertices, p.bounds);
+  detail::place(hulls_[id.value], p.transform, p.world_vertices, p.bounds);
   placed(id);
 }
 
@@ -119,7 +129,7 @@ void World::placed(PieceId id) {
     p.ever_moved = true;
     ever_moved_.push_back(id);
   }
-  if (bvh_ && !bvh_dirty_ && !p.refit_queued) {
+  if (trees_[0] && !dirty_[p.tree] && !p.refit_queued) {
     p.refit_queued = true;
     moved_.push_back(id.value);
   }
@@ -131,16 +141,17 @@ void World::move_piece(PieceId id, const gjk::Transform& pose, float dt) {
   if (!(dt > 0.f && std::isfinite(dt)))
     throw Error("World::move_piece: dt must be positive and finite, got " + std::to_string(dt));
   Piece& p = piece(id);
-  PieceMotion m{p.transform, pose, (pose.translation - p.transform.translation) / dt, {}, dt, next_revision()};
-  // The turn from the old pose to the new, as an axis and an angle of at most half a turn.
-  glm::quat turn = pose.rotation * glm::conjugate(p.transform.rotation);
-  if (turn.w < 0.f) turn = -turn;
-  const glm::vec3 axis(turn.x, turn.y, turn.z);
-  const float sine = glm::length(axis);
-  if (sine > 0.f) m.angular = axis * (2.f * std::atan2(sine, turn.w) / (sine * dt));
+  // Written field by field into the record: a PieceMotion built aside and copied whole makes
+  // the compiler reload its scalar stores as vectors, which stalls.
+  PieceMotion& m = p.motion;
+  m.from = p.transform;
+  m.to = pose;
+  m.linear = (pose.translation - p.transform.translation) / dt;
+  m.dt = dt;
+  m.serial = next_revision();
+  m.angular = detail::angular_velocity(p.transform.rotation, pose.rotation, dt);
   p.transform = pose;
-  p.motion = m;
-  place(p.hull, p.transform, p.world_vertices, p.bounds);
+  detail::place(hulls_[id.value], p.transform, p.world_vertices, p.bounds);
   placed(id);
 }
 
@@ -162,7 +173,10 @@ World::Piece& World::piece(PieceId id) {
   return pieces_[id.value];
 }
 
-const gjk::ConvexHull& World::hull(PieceId id) const { return piece(id).hull; }
+const gjk::ConvexHull& World::hull(PieceId id) const {
+  piece(id); // checks the id
+  return hulls_[id.value];
+}
 const gjk::Transform& World::transform(PieceId id) const { return piece(id).transform; }
 const PieceInfo& World::info(PieceId id) const { return piece(id).info; }
 const gjk::Aabb& World::bounds(PieceId id) const { return piece(id).bounds; }
@@ -188,15 +202,18 @@ void World::clear_terrain() {
 }
 
 void World::update() const {
-  if (!bvh_) {
-    bvh_ = std::make_unique<detail::Bvh>();
-    bvh_dirty_ = true;
+  if (!trees_[0]) {
+    for (auto& tree : trees_) tree = std::make_unique<detail::Bvh>();
+    dirty_ = {true, true};
   }
-  if (bvh_dirty_) return rebuild();
+  if (dirty_[k_static_tree])
+    rebuild(k_static_tree);
+  else if (dirty_[k_moving_tree])
+    rebuild(k_moving_tree);
   if (moved_.empty()) return;
   // Each refit's data is fetched while earlier ones run: first the piece's record and its
   // place in the hierarchy, then what the refit reads there (bvh.hpp, prefetch_refit).
-  constexpr std::size_t k_ahead = 4;
+  constexpr std::size_t k_ahead = 8;
   const std::size_t n = moved_.size();
   for (std::size_t j = 0; j < n; ++j) {
     if (j + 3 * k_ahead < n) {
@@ -204,41 +221,55 @@ void World::update() const {
       __builtin_prefetch(&build_index_[moved_[j + 3 * k_ahead]]);
     }
     if (j + 2 * k_ahead < n) {
-      const std::uint32_t ahead = moved_[j + 2 * k_ahead];
-      __builtin_prefetch(pieces_[ahead].world_vertices.data());
-      bvh_->prefetch_refit_record(build_index_[ahead]);
+      const Piece& ahead = pieces_[moved_[j + 2 * k_ahead]];
+      __builtin_prefetch(ahead.world_vertices.data());
+      trees_[ahead.tree]->prefetch_refit_record(build_index_[moved_[j + 2 * k_ahead]]);
     }
-    if (j + k_ahead < n) bvh_->prefetch_refit(build_index_[moved_[j + k_ahead]]);
+    if (j + k_ahead < n) trees_[pieces_[moved_[j + k_ahead]].tree]->prefetch_refit(build_index_[moved_[j + k_ahead]]);
     const Piece& p = pieces_[moved_[j]];
     p.refit_queued = false;
-    bvh_->refit(build_index_[moved_[j]], p.bounds, p.world_vertices);
+    trees_[p.tree]->stage_refit(build_index_[moved_[j]], p.bounds, p.world_vertices);
   }
+  for (auto& tree : trees_) tree->finish_refits();
   moved_.clear();
   ++refits_;
-  if (bvh_->area() > k_rebuild_area_ratio * bvh_->built_area() || bvh_->reach_growth() > k_rebuild_reach_growth)
-    rebuild();
+  if (degraded(k_static_tree))
+    rebuild(k_static_tree);
+  else if (degraded(k_moving_tree))
+    rebuild(k_moving_tree);
 }
 
-void World::rebuild() const {
-  for (const std::uint32_t i : moved_) pieces_[i].refit_queued = false;
-  moved_.clear();
-  std::vector<gjk::Aabb> boxes;
-  std::vector<std::uint32_t> ids;
-  std::vector<detail::ItemPayload> payloads;
-  boxes.reserve(live_count_);
-  ids.reserve(live_count_);
-  payloads.reserve(live_count_);
+bool World::degraded(std::uint8_t tree) const {
+  const detail::Bvh& bvh = *trees_[tree];
+  return bvh.area() > k_rebuild_area_ratio * bvh.built_area() || bvh.reach_growth() > k_rebuild_reach_growth;
+}
+
+void World::rebuild(std::uint8_t tree) const {
+  const bool both = tree == k_static_tree;
+  // Moves waiting for a refit of a tree about to be rebuilt are taken up by the rebuild.
+  std::erase_if(moved_, [&](std::uint32_t i) {
+    if (!both && pieces_[i].tree != tree) return false;
+    pieces_[i].refit_queued = false;
+    return true;
+  });
+  if (both)
+    for (const Piece& p : pieces_) p.tree = p.info.kinematic || p.ever_moved ? k_moving_tree : k_static_tree;
   build_index_.resize(pieces_.size());
-  for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
-    const Piece& p = pieces_[i];
-    if (!p.alive) continue;
-    build_index_[i] = static_cast<std::uint32_t>(ids.size());
-    boxes.push_back(p.bounds);
-    ids.push_back(i);
-    payloads.push_back({p.info.layers, p.world_vertices});
+  for (std::uint8_t t = both ? k_static_tree : tree; t <= k_moving_tree; ++t) {
+    std::vector<gjk::Aabb> boxes;
+    std::vector<std::uint32_t> ids;
+    std::vector<detail::ItemPayload> payloads;
+    for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
+      const Piece& p = pieces_[i];
+      if (!p.alive || p.tree != t) continue;
+      build_index_[i] = static_cast<std::uint32_t>(ids.size());
+      boxes.push_back(p.bounds);
+      ids.push_back(i);
+      payloads.push_back({p.info.layers, p.world_vertices});
+    }
+    trees_[t]->build(boxes, ids, payloads);
+    dirty_[t] = false;
   }
-  bvh_->build(boxes, ids, payloads);
-  bvh_dirty_ = false;
   ++rebuilds_;
 }
 

@@ -7,14 +7,19 @@
 
 #include <glide/world/world.hpp>
 
+#include <array>
+
 namespace glide::detail {
 
 struct WorldAccess {
-  /// The hierarchy over the world's pieces, rebuilt first if edits made it dirty.
-  static const Bvh& bvh(const World& world) {
+  /// The static pieces' hierarchy and the moving pieces', rebuilt first if edits made them
+  /// dirty (either may be empty).
+  static std::array<const Bvh*, 2> trees(const World& world) {
     world.update();
-    return *world.bvh_;
+    return {world.trees_[0].get(), world.trees_[1].get()};
   }
+  /// The static pieces' hierarchy: every piece, in a world where none has moved.
+  static const Bvh& bvh(const World& world) { return *trees(world)[0]; }
 };
 
 } // namespace glide::detail

@@ -4,6 +4,7 @@
 
 #include <glide/world/world.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -23,10 +24,11 @@ bool valid_box(const gjk::Aabb& box) {
 void World::pieces_in_box(const gjk::Aabb& box, std::vector<PieceId>& out, const QueryFilter& filter) const {
   if (!valid_box(box)) return;
   update();
-  bvh_->query_box(box, [&](const detail::LeafItem& piece) {
+  const auto visit = [&](const detail::LeafItem& piece) {
     const PieceId id{piece.item};
     if (accepts(id, piece.word, filter)) out.push_back(id);
-  });
+  };
+  for (const auto& tree : trees_) tree->query_box(box, visit);
 }
 
 void World::pieces_along(const gjk::Aabb& box, const glm::vec3& motion, std::vector<PieceId>& out,
@@ -34,44 +36,50 @@ void World::pieces_along(const gjk::Aabb& box, const glm::vec3& motion, std::vec
   if (!valid_box(box) || !finite(motion)) return;
   update();
   float limit = 1.f; // every box reached in [0, 1]: nothing lowers it
-  bvh_->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, [&](const detail::LeafItem& piece, float) {
+  const auto visit = [&](const detail::LeafItem& piece, float) {
     const PieceId id{piece.item};
     if (accepts(id, piece.word, filter)) out.push_back(id);
-  });
+  };
+  for (const auto& tree : trees_) tree->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, visit);
 }
 
 WorldStats World::stats() const {
   update();
-  const detail::Bvh& bvh = *bvh_;
   WorldStats s;
   s.pieces = live_count_;
-  s.nodes = bvh.wide_nodes().size();
-  s.build_nodes = bvh.nodes().size();
-  s.grid_cells = bvh.cells().cell_count();
-  for (std::size_t i = 0; i < s.grid_cells; ++i) s.used_cells += bvh.cells().cell(static_cast<std::uint32_t>(i)).used();
-  s.hierarchy_bytes = bvh.node_bytes();
-  s.piece_data_bytes = bvh.leaf_bytes();
   s.rebuilds = rebuilds_;
   s.refits = refits_;
-  if (bvh.built_area() > 0.0) s.refit_area_ratio = bvh.area() / bvh.built_area();
-  s.refit_reach_growth = bvh.reach_growth();
-  if (bvh.wide_nodes().empty()) return s;
-  // Depth first from the root: (wide node, its depth counting the root as 1).
-  std::vector<std::pair<std::uint32_t, std::size_t>> stack{{0u, 1u}};
-  while (!stack.empty()) {
-    const auto [index, depth] = stack.back();
-    stack.pop_back();
-    const detail::WideNode& node = bvh.wide_nodes()[index];
-    for (int k = 0; k < 4; ++k) {
-      if ((node.used >> k & 1u) == 0u) continue;
-      if (node.count[k] == 0) {
-        stack.push_back({node.child[k], depth + 1});
-        continue;
+  double area = 0.0, built_area = 0.0;
+  for (const auto& tree : trees_) {
+    const detail::Bvh& bvh = *tree;
+    s.nodes += bvh.wide_nodes().size();
+    s.build_nodes += bvh.nodes().size();
+    s.grid_cells += bvh.cells().cell_count();
+    for (std::uint32_t i = 0; i < bvh.cells().cell_count(); ++i) s.used_cells += bvh.cells().cell(i).used();
+    s.hierarchy_bytes += bvh.node_bytes();
+    s.piece_data_bytes += bvh.leaf_bytes();
+    area += bvh.area();
+    built_area += bvh.built_area();
+    s.refit_reach_growth = std::max(s.refit_reach_growth, static_cast<double>(bvh.reach_growth()));
+    if (bvh.wide_nodes().empty()) continue;
+    // Depth first from the root: (wide node, its depth counting the root as 1).
+    std::vector<std::pair<std::uint32_t, std::size_t>> stack{{0u, 1u}};
+    while (!stack.empty()) {
+      const auto [index, depth] = stack.back();
+      stack.pop_back();
+      const detail::WideNode& node = bvh.wide_nodes()[index];
+      for (int k = 0; k < 4; ++k) {
+        if ((node.used >> k & 1u) == 0u) continue;
+        if (node.count[k] == 0) {
+          stack.push_back({node.child[k], depth + 1});
+          continue;
+        }
+        ++s.leaves;
+        s.depth = std::max(s.depth, depth);
       }
-      ++s.leaves;
-      s.depth = std::max(s.depth, depth);
     }
   }
+  if (built_area > 0.0) s.refit_area_ratio = area / built_area;
   return s;
 }
 

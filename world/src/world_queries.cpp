@@ -44,7 +44,7 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& moti
   }
 
   float limit = std::min(1.f, hits.bound() + slack);
-  bvh_->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, [&](const detail::LeafItem& piece, float) {
+  const auto visit = [&](const detail::LeafItem& piece, float) {
     const PieceId id{piece.item};
     if (!accepts(id, piece.word, filter)) return;
     const detail::VertexCloud shape(piece.payload);
@@ -53,7 +53,8 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& moti
     if (!r.hit || detail::separating(r, motion, settings)) return;
     hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
     limit = std::min(limit, hits.bound() + slack);
-  });
+  };
+  for (const auto& tree : trees_) tree->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, visit);
   return detail::to_sweep_hit(hits.winner());
 }
 
@@ -64,7 +65,7 @@ std::vector<Contact> World::overlap_capsule(const gjk::Capsule& capsule, float m
   margin = std::max(margin, -capsule.radius);
   update();
   const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(margin, 0.f));
-  bvh_->query_box(box, [&](const detail::LeafItem& piece) {
+  const auto visit = [&](const detail::LeafItem& piece) {
     const PieceId id{piece.item};
     if (!accepts(id, piece.word, filter)) return;
     std::optional<Contact> c = detail::contact(capsule, margin, detail::VertexCloud(piece.payload));
@@ -72,7 +73,8 @@ std::vector<Contact> World::overlap_capsule(const gjk::Capsule& capsule, float m
     c->target = HitTarget::piece;
     c->piece = id;
     contacts.push_back(*c);
-  });
+  };
+  for (const auto& tree : trees_) tree->query_box(box, visit);
   std::sort(contacts.begin(), contacts.end(),
             [](const Contact& a, const Contact& b) { return a.piece.value < b.piece.value; });
 
@@ -111,7 +113,7 @@ RayHit World::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t
   // A ray is a point swept along the motion: the same time of impact as a capsule of radius 0.
   const gjk::Segment point{origin, origin};
   float limit = std::min(1.f, hits.bound() + slack);
-  bvh_->query_sweep(origin, glm::vec3(0.f), motion, limit, [&](const detail::LeafItem& piece, float) {
+  const auto visit = [&](const detail::LeafItem& piece, float) {
     const PieceId id{piece.item};
     if (!accepts(id, piece.word, filter)) return;
     const detail::VertexCloud shape(piece.payload);
@@ -119,7 +121,8 @@ RayHit World::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t
     if (!r.hit) return;
     hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
     limit = std::min(limit, hits.bound() + slack);
-  });
+  };
+  for (const auto& tree : trees_) tree->query_sweep(origin, glm::vec3(0.f), motion, limit, visit);
 
   return detail::to_ray_hit(hits.winner(), origin, dir, max_t);
 }

@@ -22,6 +22,10 @@ struct PieceId {
 struct PieceInfo {
   std::uint32_t layers = 1u;   ///< layer bits this piece belongs to
   std::uint64_t user_data = 0; ///< opaque to glide
+  /// The game will move this piece (World::move_piece): the hierarchy keeps it with the other
+  /// moving pieces from the start, so its moves stay cheap refits. A piece moved without it
+  /// joins them at the next rebuild.
+  bool kinematic = false;
 };
 
 /// Which candidates a query considers. A piece is a candidate when its layers share a bit with

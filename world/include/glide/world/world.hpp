@@ -6,6 +6,7 @@
 #include <glide/terrain/heightfield.hpp>
 #include <glide/world/query_types.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -170,8 +171,9 @@ public:
 
 private:
   friend struct detail::WorldAccess;
+  // What a move reads and writes, kept small (the hull lives in hulls_): a thousand moving
+  // pieces' records then share a core's cache with the hierarchy's.
   struct Piece {
-    gjk::ConvexHull hull;
     gjk::Transform transform;
     PieceInfo info;
     gjk::Aabb bounds;
@@ -180,28 +182,38 @@ private:
     bool alive = true;
     mutable bool refit_queued = false; // listed in moved_
     bool ever_moved = false;           // listed in ever_moved_
+    mutable std::uint8_t tree = 0;     // the hierarchy holding it: k_static_tree or k_moving_tree
   };
+  static constexpr std::uint8_t k_static_tree = 0;
+  static constexpr std::uint8_t k_moving_tree = 1;
   void swap(World& other) noexcept;
   void placed(PieceId id); // after a piece's world vertices changed in place
-  void rebuild() const;
+  // Builds one hierarchy anew; the static one's rebuild first sends every piece that has moved
+  // to the moving one, which it then rebuilds too.
+  void rebuild(std::uint8_t tree) const;
+  bool degraded(std::uint8_t tree) const;
+  std::uint64_t next_revision() const; // after revision_, in this world's epoch
   const Piece& piece(PieceId id) const;
   Piece& piece(PieceId id);
 
-  std::vector<Piece> pieces_; // indexed by PieceId::value; removed slots stay dead
+  std::vector<Piece> pieces_;          // indexed by PieceId::value; removed slots stay dead
+  std::vector<gjk::ConvexHull> hulls_; // by PieceId::value, as pieces_
   std::size_t live_count_ = 0;
   std::optional<Heightfield> terrain_;
   std::uint32_t terrain_layers_ = 1u;
   static bool accepts(PieceId id, std::uint32_t layers, const QueryFilter& filter) {
     return (layers & filter.layer_mask) != 0u && (!filter.accept || filter.accept(id));
   }
-  // The hierarchy stores with each piece, in its leaf order, the piece's layers and world
-  // vertices (what the queries read per candidate), so a candidate's box, id and vertices are
-  // one run of adjacent memory.
-  mutable std::unique_ptr<detail::Bvh> bvh_;
-  mutable bool bvh_dirty_ = true;                  // pieces added or removed: the next update rebuilds
+  // Two hierarchies, as physics engines keep static and moving bodies apart: the static
+  // pieces', and the moving pieces' (declared kinematic, or moved since their tree was built),
+  // so moves refit and rebuild a small tree and leave the large one tight. Each stores with its
+  // pieces, in leaf order, their layers and world vertices (what the queries read per
+  // candidate), so a candidate's box, id and vertices are one run of adjacent memory.
+  mutable std::array<std::unique_ptr<detail::Bvh>, 2> trees_;
+  mutable std::array<bool, 2> dirty_{true, true};  // pieces added or removed: the next update rebuilds
   mutable std::vector<std::uint32_t> moved_;       // pieces moved since the last update, once each
   std::vector<PieceId> ever_moved_;                // see moved_pieces()
-  mutable std::vector<std::uint32_t> build_index_; // per piece, its index among the last build's inputs
+  mutable std::vector<std::uint32_t> build_index_; // per piece, its index among its tree's last build's inputs
   mutable std::uint64_t rebuilds_ = 0;
   mutable std::uint64_t refits_ = 0;
   std::uint64_t revision_;
