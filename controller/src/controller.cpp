@@ -131,7 +131,7 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
 
   const glm::vec3 reach = velocity * dt;
   nearby_.reach(*world_, gjk::capsule_bounds(swept_capsule()).swept(reach), gather_margin(reach));
-  result.recovered = recover(dt);
+  result.recovered = recover(dt, result.flags.crushed);
 
   glm::vec3 motion = velocity * dt, kept_velocity = velocity;
   if (walking) {

@@ -15,31 +15,59 @@ namespace glide {
 // of exploding out. The push is swept through everything it does not push out of, and stops
 // the skin short of it: recovery never pushes the capsule into other geometry (a lift pressing
 // it against a ceiling leaves it in the lift, the moving piece, not in the ceiling).
-float Controller::recover(float dt) {
+// Crushed (no place clears every contact, as between two closing walls), it balances the
+// overlaps of the moving pieces instead: each pushes out along its normal by its depth, and the
+// capsule goes to where those pushes cancel (midway between two walls), static geometry still
+// blocking it. Sets `crushed` then.
+float Controller::recover(float dt, bool& crushed) {
   if (probe_cache_.valid && !probe_cache_.overlapping && probe_cache_.position == position_ &&
       probe_cache_.revision == world_->revision())
     return 0.f;
   const float budget = settings_.recovery_speed * dt;
+  const float skin = settings_.skin_width;
+  // A residual this small counts as cleared (m): the sweeps' own tolerance.
+  const float cleared = 2.f * settings_.toi_tolerance;
   float moved = 0.f;
   for (int pass = 0; pass < 4 && moved < budget; ++pass) {
+    const std::span<const Contact> contacts = nearby_.overlap_capsule(*world_, capsule(), skin, query_filter());
     glm::vec3 push(0.f);
-    std::array<PieceId, 16> pushing{};
-    std::size_t pushing_count = 0;
-    for (const Contact& c : nearby_.overlap_capsule(*world_, capsule(), recovery_gap(), query_filter())) {
+    std::array<PieceId, 16> passing{}; // what the push's sweep goes through
+    std::size_t passing_count = 0;
+    const auto pass_through = [&](const Contact& c) {
+      if (c.target == HitTarget::piece && passing_count < passing.size()) passing[passing_count++] = c.piece;
+    };
+    for (const Contact& c : contacts) {
       if (c.distance >= recovery_gap()) continue;
-      if (c.target == HitTarget::piece && pushing_count < pushing.size()) pushing[pushing_count++] = c.piece;
+      pass_through(c);
       // Only what earlier contacts' push has not already covered: no double push in corners.
-      const float need = settings_.skin_width - c.distance - glm::dot(push, c.normal);
+      const float need = skin - c.distance - glm::dot(push, c.normal);
       if (need > 0.f) push += c.normal * need;
+    }
+    const bool clears = std::all_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+      return skin - c.distance - glm::dot(push, c.normal) <= cleared;
+    });
+    if (!clears) {
+      glm::vec3 balance(0.f);
+      int moving = 0;
+      for (const Contact& c : contacts) {
+        if (c.target != HitTarget::piece || world_->motion(c.piece).dt <= 0.f) continue;
+        balance += c.normal * std::max(skin - c.distance, 0.f);
+        ++moving;
+        if (c.distance >= recovery_gap()) pass_through(c);
+      }
+      if (moving > 0) {
+        crushed = true;
+        push = balance / static_cast<float>(moving);
+      }
     }
     const float length = glm::length(push);
     if (length < 1e-7f) break;
     const float step = std::min(length, budget - moved);
     glm::vec3 motion = push * (step / length);
     QueryFilter filter = query_filter();
-    filter.accept = [&pushing, pushing_count, accept = std::move(filter.accept)](PieceId id) {
-      const auto end = pushing.begin() + static_cast<std::ptrdiff_t>(pushing_count);
-      return std::find(pushing.begin(), end, id) == end && (!accept || accept(id));
+    filter.accept = [&passing, passing_count, accept = std::move(filter.accept)](PieceId id) {
+      const auto end = passing.begin() + static_cast<std::ptrdiff_t>(passing_count);
+      return std::find(passing.begin(), end, id) == end && (!accept || accept(id));
     };
     // Terrain it starts inside of is what it pushes out of: that does not stop it.
     const SweepHit hit = nearby_.sweep_capsule(*world_, swept_capsule(), motion, filter, sweep_settings());

@@ -295,3 +295,44 @@ TEST_CASE("a door closing a gap narrower than the capsule crushes the character 
   CHECK(gap_to(world, c, door.id) >= -k_penetration_tolerance);
   CHECK(c.ground().state == GroundState::on_ground);
 }
+
+TEST_CASE("two walls closing from both sides crush the character midway, then let it go") {
+  // Two kinematic walls 1 m apart close at 1 m/s each to a gap of 0.4 m (the capsule is
+  // 0.6 m wide), hold, then open again. Crushed, the character sits where both overlaps are
+  // equal, (0.6 - 0.4) / 2 = 0.1 m each, whichever wall it met first; let go, it rests clear.
+  for (const float hz : {30.f, 60.f, 144.f}) {
+    CAPTURE(hz);
+    const float dt = 1.f / hz;
+    World world;
+    add_floor(world);
+    const glm::vec3 half{0.25f, 1.f, 1.f};
+    const auto wall_at = [&](float x) { return gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {x, 1.f, 0.f}}; };
+    // Left face at -0.5 closing to -0.2, right face at 0.5 closing to 0.2; the character starts
+    // nearer the right one, so the right wall meets it first.
+    const auto face = [](float t) { return 0.5f - 0.3f * std::clamp(std::min(t, 1.5f - t) / 0.3f, 0.f, 1.f); };
+    const PieceId left = world.add_piece(gjk::ConvexHull::box(half), wall_at(-face(0.f) - half.x), {.kinematic = true});
+    const PieceId right = world.add_piece(gjk::ConvexHull::box(half), wall_at(face(0.f) + half.x), {.kinematic = true});
+    Controller c(world, {}, {0.1f, 0.f, 0.f});
+    Player player(c, world);
+    for (int i = 0; i < 5; ++i) player.step({0, 0, 0}, dt);
+    bool crushed = false;
+    for (float t = dt; t <= 1.5f + 0.5f * dt; t += dt) {
+      world.move_piece(left, wall_at(-face(t) - half.x), dt);
+      world.move_piece(right, wall_at(face(t) + half.x), dt);
+      const MoveResult r = player.step({0, 0, 0}, dt);
+      REQUIRE(finite(r.position));
+      crushed = crushed || r.flags.crushed;
+      if (t > 0.45f && t < 1.0f) { // closed and held
+        CAPTURE(t);
+        CHECK(std::abs(r.position.x) <= 2e-3f);
+        CHECK(std::abs(gap_to(world, c, left) - gap_to(world, c, right)) <= 2e-3f);
+        CHECK(gap_to(world, c, left) >= -0.1f - 2e-3f);
+      }
+    }
+    CHECK(crushed);
+    for (int i = 0; i < 30; ++i) player.step({0, 0, 0}, dt);
+    CHECK(gap_to(world, c, left) >= -k_penetration_tolerance);
+    CHECK(gap_to(world, c, right) >= -k_penetration_tolerance);
+    CHECK(c.ground().state == GroundState::on_ground);
+  }
+}

@@ -148,7 +148,7 @@ private:
   // The steps of a move, in order (controller_*.cpp).
   void ride(MoveResult& result);
   void be_pushed(MoveResult& result);
-  float recover(float dt);
+  float recover(float dt, bool& crushed);
   void slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bool walking, MoveResult& result);
   bool try_step(const glm::vec3& motion, const SweepHit& blocker, glm::vec3& left);
   bool step_top_continues(const glm::vec3& landing, const glm::vec3& dir) const;
