@@ -319,21 +319,28 @@ void moving_pieces(benchmark::State& state) {
   state.counters["update_us"] = 1e6 * updating / static_cast<double>(state.iterations());
 }
 
-// The same pieces at the same poses, added to a new world: a fresh build.
-World fresh_copy(const World& world) {
+// The same pieces at the same poses, added to a new world: a fresh build; with `as_static`
+// every piece goes to the static hierarchy, as in a world where nothing ever moved.
+World fresh_copy(const World& world, bool as_static) {
   World copy;
-  for (PieceId id : world.piece_ids()) copy.add_piece(world.hull(id), world.transform(id), world.info(id));
+  for (PieceId id : world.piece_ids()) {
+    PieceInfo info = world.info(id);
+    info.kinematic = info.kinematic && !as_static;
+    copy.add_piece(world.hull(id), world.transform(id), info);
+  }
   copy.update();
   return copy;
 }
 
-// sweep_glide's sweeps after k_motion_frames frames of motion (refitted: 1), or in a fresh
-// build of the same final poses (refitted: 0): what refits cost the queries.
+// sweep_glide's sweeps after k_motion_frames frames of motion (refitted: 1), in a fresh
+// build of the same final poses (refitted: 0), and in a fresh build with every piece static
+// (refitted: 2, one hierarchy as if nothing moved): what refits, and the moving pieces' own
+// hierarchy, cost the queries.
 void sweep_after_motion(benchmark::State& state) {
   const float step = static_cast<float>(state.range(0)) * 1e-3f;
   struct Moved {
     std::unique_ptr<MovingLevel> level;
-    World fresh;
+    World fresh, fresh_static;
     std::uint64_t rebuilds;
   };
   static std::map<float, std::unique_ptr<Moved>> cache;
@@ -346,10 +353,13 @@ void sweep_after_motion(benchmark::State& state) {
       m->move();
     }
     const std::uint64_t rebuilds = m->level->world.stats().rebuilds - 1; // after the first build
-    World fresh = fresh_copy(m->level->world);
-    slot = std::make_unique<Moved>(Moved{std::move(m), std::move(fresh), rebuilds});
+    World fresh = fresh_copy(m->level->world, false);
+    World fresh_static = fresh_copy(m->level->world, true);
+    slot = std::make_unique<Moved>(Moved{std::move(m), std::move(fresh), std::move(fresh_static), rebuilds});
   }
-  const World& world = state.range(1) == 1 ? slot->level->level->world : slot->fresh;
+  const World& world = state.range(1) == 1   ? slot->level->level->world
+                       : state.range(1) == 0 ? slot->fresh
+                                             : slot->fresh_static;
   sweep_stream(state, world, slot->level->level->queries, ToiMethod::conservative_advancement);
   state.counters["rebuilds"] = static_cast<double>(slot->rebuilds);
   state.counters["area_ratio"] = world.stats().refit_area_ratio;
@@ -519,6 +529,6 @@ BENCHMARK(sweep_terrain)->ArgName("bisection")->Arg(0)->Arg(1);
 BENCHMARK(world_update)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 // Steps of 10 mm per axis per frame (a platform at up to 1 m/s), and 100 mm (a fast one).
 BENCHMARK(moving_pieces)->ArgNames({"step_mm", "kinematic"})->ArgsProduct({{10, 100}, {1, 0}})->UseManualTime();
-BENCHMARK(sweep_after_motion)->ArgNames({"step_mm", "refitted"})->ArgsProduct({{10, 100}, {1, 0}});
+BENCHMARK(sweep_after_motion)->ArgNames({"step_mm", "refitted"})->ArgsProduct({{10, 100}, {1, 0, 2}});
 BENCHMARK(toi_representation)->ArgName("baked")->Arg(1)->Arg(0);
 BENCHMARK_MAIN();

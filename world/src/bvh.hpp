@@ -127,6 +127,10 @@ public:
   /// box; finish_refits() then codes every touched node once and passes grown boxes up, deepest
   /// first. Queries must not run between the two.
   void stage_refit(std::uint32_t input, const gjk::Aabb& box, std::span<const glm::vec3> data);
+  /// Takes item `input` out of the queries, as a staged refit (finish_refits() completes it):
+  /// its slot leaves its node's used slots, and the tree keeps its shape. The item must not be
+  /// refitted again before the next build.
+  void stage_removal(std::uint32_t input);
   void finish_refits();
   /// Starts fetching what refit(input) reads first, in two steps a few moves apart: the item's
   /// record (prefetch_refit_record), then its leaf block and leaf node (prefetch_refit). A

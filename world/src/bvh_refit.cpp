@@ -27,6 +27,9 @@ gjk::Aabb union_of(const std::array<gjk::Aabb, 4>& slots, std::uint8_t used) {
   return all;
 }
 
+// Half the surface of `box`, 0 for an empty one (a removed item's slot).
+double area_of(const gjk::Aabb& box) { return box.min.x <= box.max.x ? static_cast<double>(box.half_area()) : 0.0; }
+
 } // namespace
 
 // The records a refit walks, from the tree as built: wide nodes come after their parents
@@ -75,12 +78,28 @@ void Bvh::prepare_refit() {
 // it there; the node's codes wait for finish_refits().
 void Bvh::set_slot(std::uint32_t node, int k, const gjk::Aabb& box) {
   gjk::Aabb& slot = refit_[node].slots[static_cast<std::size_t>(k)];
-  area_ += static_cast<double>(box.half_area()) - static_cast<double>(slot.half_area());
+  area_ += area_of(box) - area_of(slot);
   slot = box;
   const WideNode& w = wide_[node];
   if (w.count[k] == 0) refit_[w.child[k]].published = box;
   changed_[node] = static_cast<std::uint8_t>(changed_[node] | 1u << k);
   dirty_[node / 64] |= std::uint64_t{1} << (node % 64);
+}
+
+void Bvh::stage_removal(std::uint32_t input) {
+  if (input >= refs_.size())
+    throw Error("Bvh::stage_removal: item " + std::to_string(input) + " out of range (" + std::to_string(refs_.size()) +
+                " items)");
+  if (refit_.size() != wide_.size()) prepare_refit();
+  const ItemRef& ref = refs_[input];
+  // A cell (or the large items) whose subtree was this leaf alone has none left.
+  if (ref.own_entry != k_no_entry)
+    (ref.own_entry == k_large_entry ? cells_.large() : cells_.cell(ref.own_entry)) = SubtreeEntry{};
+  // Its slot leaves the node's used ones: no query looks at it again.
+  const std::uint32_t node = ref.slot / 4;
+  const int k = static_cast<int>(ref.slot % 4);
+  set_slot(node, k, gjk::Aabb{});
+  wide_[node].used = static_cast<std::uint8_t>(wide_[node].used & ~(1u << k));
 }
 
 void Bvh::stage_refit(std::uint32_t input, const gjk::Aabb& box, std::span<const glm::vec3> data) {
@@ -123,9 +142,9 @@ void Bvh::finish_refits() {
       changed_[node] = 0;
       for (int k = 0; k < 4; ++k) {
         if ((changed >> k & 1u) == 0u || quantize_slot(w, k, r.slots[static_cast<std::size_t>(k)])) continue;
-        // Out of the grid: a new one over the used slots (always slots 0 to n - 1), with room
-        // for the next moves.
-        quantize(w, {r.slots.data(), static_cast<std::size_t>(std::popcount(w.used))}, k_refit_grid_margin);
+        // Out of the grid: a new one over the slots (a removed item's is empty: it adds nothing
+        // and codes as empty), with room for the next moves.
+        quantize(w, r.slots, k_refit_grid_margin);
         break;
       }
       const gjk::Aabb all = union_of(r.slots, w.used);

@@ -206,10 +206,22 @@ void World::update() const {
     for (auto& tree : trees_) tree = std::make_unique<detail::Bvh>();
     dirty_ = {true, true};
   }
-  if (dirty_[k_static_tree])
-    rebuild(k_static_tree);
-  else if (dirty_[k_moving_tree])
-    rebuild(k_moving_tree);
+  if (dirty_[k_static_tree]) rebuild(k_static_tree);
+  // A static piece that moved leaves the static tree at once: its leaf there is taken out, and
+  // the moving tree is rebuilt with it (a thousand pieces take well under a millisecond).
+  bool left_static = false;
+  for (const std::uint32_t i : moved_) {
+    const Piece& p = pieces_[i];
+    if (p.tree != k_static_tree) continue;
+    trees_[k_static_tree]->stage_removal(build_index_[i]);
+    p.tree = k_moving_tree;
+    left_static = true;
+  }
+  if (left_static) {
+    trees_[k_static_tree]->finish_refits();
+    dirty_[k_moving_tree] = true;
+  }
+  if (dirty_[k_moving_tree]) rebuild(k_moving_tree);
   if (moved_.empty()) return;
   // Each refit's data is fetched while earlier ones run: first the piece's record and its
   // place in the hierarchy, then what the refit reads there (bvh.hpp, prefetch_refit).
