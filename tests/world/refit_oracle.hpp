@@ -37,6 +37,29 @@ inline Aabb check_contains(const Bvh& bvh, std::uint32_t node) {
   return all;
 }
 
+// After refits: every slot and cell still contains what it holds, and random box and sweep
+// queries, and boxes around the first `far` items (moved anywhere), equal brute force.
+inline void check_refitted(const Bvh& bvh, const std::vector<Aabb>& boxes, const std::vector<std::uint32_t>& ids,
+                           std::mt19937& rng, float extent, std::uint32_t far) {
+  check_contains(bvh, 0);
+  for (std::uint32_t c = 0; c < bvh.cells().cell_count(); ++c) {
+    const detail::SubtreeEntry& e = bvh.cells().cell(c);
+    if (e.used() && e.count > 0) CHECK(e.bounds.contains(bvh.leaf_item(e.ref).box));
+    if (e.used() && e.count == 0) CHECK(e.bounds.contains(check_contains(bvh, e.ref)));
+  }
+  std::uniform_real_distribution<float> pos(-extent, extent), half(0.f, 3.f);
+  for (int q = 0; q < 150; ++q) {
+    const glm::vec3 c{pos(rng), pos(rng), pos(rng)};
+    const glm::vec3 e{half(rng), half(rng), half(rng)};
+    check_box_query(bvh, boxes, ids, {c - e, c + e});
+    check_sweep_query(bvh, boxes, c, e, {pos(rng) * 0.2f, pos(rng) * 0.2f, pos(rng) * 0.2f}, 1.f);
+  }
+  for (std::uint32_t i = 0; i < far; ++i) {
+    check_box_query(bvh, boxes, ids, boxes[i].expanded(0.5f));
+    check_sweep_query(bvh, boxes, boxes[i].center() + glm::vec3(3.f), glm::vec3(0.5f), glm::vec3(-4.f), 1.f);
+  }
+}
+
 // Moves item i: the families a refit must survive (small steps, jumps across the level, far
 // out of it and back, back and forth).
 inline Aabb moved_box(const Aabb& home, const Aabb& now, std::mt19937& rng, float extent) {

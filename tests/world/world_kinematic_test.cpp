@@ -24,7 +24,6 @@ TEST_CASE("Bvh: many refits staged and finished at once keep every slot containi
   bvh.build(boxes, ids);
   REQUIRE(bvh.cells().active());
   std::mt19937 rng(62);
-  std::uniform_real_distribution<float> pos(-extent, extent), half(0.f, 3.f);
   for (int round = 0; round < 8; ++round) {
     // Rounds of a few items moved many times each (the last staged box wins), then of many.
     const bool few = round % 2 == 0;
@@ -34,19 +33,7 @@ TEST_CASE("Bvh: many refits staged and finished at once keep every slot containi
       bvh.stage_refit(i, boxes[i], {});
     }
     bvh.finish_refits();
-    check_contains(bvh, 0);
-    for (std::uint32_t c = 0; c < bvh.cells().cell_count(); ++c) {
-      const detail::SubtreeEntry& e = bvh.cells().cell(c);
-      if (e.used() && e.count > 0) CHECK(e.bounds.contains(bvh.leaf_item(e.ref).box));
-      if (e.used() && e.count == 0) CHECK(e.bounds.contains(check_contains(bvh, e.ref)));
-    }
-    for (int q = 0; q < 150; ++q) {
-      const glm::vec3 c{pos(rng), pos(rng), pos(rng)};
-      const glm::vec3 e{half(rng), half(rng), half(rng)};
-      check_box_query(bvh, boxes, ids, {c - e, c + e});
-      check_sweep_query(bvh, boxes, c, e, {pos(rng) * 0.2f, pos(rng) * 0.2f, pos(rng) * 0.2f}, 1.f);
-    }
-    for (std::uint32_t i = 0; i < 30; ++i) check_box_query(bvh, boxes, ids, boxes[i].expanded(0.5f));
+    check_refitted(bvh, boxes, ids, rng, extent, 30);
   }
 }
 

@@ -26,7 +26,6 @@ TEST_CASE("Bvh::refit: slots contain their items and queries equal brute force, 
     REQUIRE(bvh.cells().active());
     CHECK(bvh.area() == bvh.built_area());
     std::mt19937 rng(seed + 10);
-    std::uniform_real_distribution<float> pos(-extent, extent), half(0.f, 3.f);
     for (int round = 0; round < 12; ++round) {
       // A few items moved many times (dedupe is the world's job; repeats must still work),
       // then many moved once.
@@ -36,23 +35,7 @@ TEST_CASE("Bvh::refit: slots contain their items and queries equal brute force, 
         boxes[i] = moved_box(home[i], boxes[i], rng, extent);
         bvh.refit(i, boxes[i], {});
       }
-      check_contains(bvh, 0);
-      for (std::uint32_t c = 0; c < bvh.cells().cell_count(); ++c) {
-        const detail::SubtreeEntry& e = bvh.cells().cell(c);
-        if (e.used() && e.count > 0) CHECK(e.bounds.contains(bvh.leaf_item(e.ref).box));
-        if (e.used() && e.count == 0) CHECK(e.bounds.contains(check_contains(bvh, e.ref)));
-      }
-      for (int q = 0; q < 150; ++q) {
-        const glm::vec3 c{pos(rng), pos(rng), pos(rng)};
-        const glm::vec3 e{half(rng), half(rng), half(rng)};
-        check_box_query(bvh, boxes, ids, {c - e, c + e});
-        check_sweep_query(bvh, boxes, c, e, {pos(rng) * 0.2f, pos(rng) * 0.2f, pos(rng) * 0.2f}, 1.f);
-      }
-      // Queries at the far places items were moved to.
-      for (std::uint32_t i = 0; i < 8; ++i) {
-        check_box_query(bvh, boxes, ids, boxes[i].expanded(0.5f));
-        check_sweep_query(bvh, boxes, boxes[i].center() + glm::vec3(3.f), glm::vec3(0.5f), glm::vec3(-4.f), 1.f);
-      }
+      check_refitted(bvh, boxes, ids, rng, extent, 8);
     }
     CHECK(bvh.area() > bvh.built_area());
   }
