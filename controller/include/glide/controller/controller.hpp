@@ -10,7 +10,9 @@
 
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace glide {
@@ -117,6 +119,20 @@ public:
   /// Replaces the settings (a tuning panel); a shape change goes through resize's room check
   /// and is refused (false) without room. Throws glide::Error for invalid settings.
   bool set_settings(const ControllerSettings& settings);
+
+  /// The character's state as bytes (docs/controller.md, "Saving and restoring" lists the
+  /// fields): position, capsule height, ground. Settings other than the height are configuration
+  /// and not saved. A snapshot is a point of the timeline: it drops the caches of the queries,
+  /// as restore_state does, so the moves after a save and after restoring it give bit-identical
+  /// results. Save after the frame's moves.
+  std::vector<std::byte> save_state();
+  /// Puts back a state from save_state, and takes the world's pieces as they are now as already
+  /// seen and ridden: re-pose the moving pieces first, then restore the characters. Throws
+  /// glide::Error naming the field for bytes that are not such a state (short, wrong magic or
+  /// version, non-finite, out of range, a ground piece not in the world); then nothing changes.
+  void restore_state(std::span<const std::byte> bytes);
+  /// Bytes of a saved state.
+  static constexpr std::size_t k_state_bytes = 85;
 
   const ControllerSettings& settings() const { return settings_; }
   glm::vec3 position() const { return position_; }

@@ -4,6 +4,10 @@
 
 #include <glm/vec3.hpp>
 
+#include <cstddef>
+#include <span>
+#include <vector>
+
 namespace glide {
 
 /// The game side of a character's vertical motion: gravity and jumping. Controller::move
@@ -57,6 +61,15 @@ public:
   const PlayerSettings& settings() const { return settings_; }
   /// Throws glide::Error for settings out of their limits.
   void set_settings(const PlayerSettings& settings);
+
+  /// The step's state as bytes (docs/controller.md lists the fields): vertical speed, inherited
+  /// velocity, launch and jump flags. The settings are configuration and not saved.
+  std::vector<std::byte> save_state() const;
+  /// Puts back a state from save_state. Throws glide::Error naming the field for bytes that are
+  /// not such a state; then nothing changes.
+  void restore_state(std::span<const std::byte> bytes);
+  /// Bytes of a saved state.
+  static constexpr std::size_t k_state_bytes = 28;
 
 private:
   PlayerSettings settings_;

@@ -1,0 +1,107 @@
+// Saving and restoring a character's state: Controller and PlayerStep to bytes and back.
+#include "state_bytes.hpp"
+
+#include <glide/controller/controller.hpp>
+#include <glide/controller/player_step.hpp>
+#include <glide/world/world.hpp>
+
+#include <string>
+
+namespace glide {
+
+namespace {
+
+constexpr std::array<char, 4> k_controller_magic{'G', 'L', 'C', 'S'};
+constexpr std::array<char, 4> k_player_magic{'G', 'L', 'P', 'S'};
+constexpr std::uint16_t k_state_version = 1;
+
+} // namespace
+
+std::vector<std::byte> Controller::save_state() {
+  // Whether the ground piece's motion so far has been ridden: a serial means nothing in a world
+  // rolled back, whose serials differ from the saved timeline's.
+  const bool ridden = ground_.target == HitTarget::piece && world_->contains(ground_.piece) &&
+                      ridden_.piece == ground_.piece && ridden_.serial == world_->motion(ground_.piece).serial;
+  detail::StateWriter out(k_controller_magic, k_state_version, k_state_bytes);
+  out.vec3(position_);
+  out.f32(settings_.height);
+  out.u8(static_cast<std::uint8_t>(ground_.state));
+  out.u8(static_cast<std::uint8_t>(ground_.target));
+  out.u8(ridden ? 1 : 0);
+  out.u32(ground_.piece.value);
+  out.vec3(ground_.normal);
+  out.vec3(ground_.contact_normal);
+  out.vec3(ground_.point);
+  out.f32(ground_.distance);
+  out.vec3(ground_.velocity);
+  // The caches' contents steer the queries' warm starts and shortcuts, so results depend on
+  // them in the last bits: drop them here, as a restore does, so both runs go on alike.
+  nearby_.clear();
+  probe_cache_ = {};
+  failed_step_ = {};
+  return out.take();
+}
+
+void Controller::restore_state(std::span<const std::byte> bytes) {
+  detail::StateReader in(bytes, "Controller::restore_state", k_controller_magic, k_state_version, k_state_bytes);
+  const glm::vec3 position = in.vec3("position");
+  ControllerSettings shape = settings_;
+  shape.height = in.f32("height");
+  GroundInfo ground;
+  ground.state = in.enumeration<GroundState>("ground state", 3);
+  ground.target = in.enumeration<HitTarget>("ground target", 3);
+  const bool ridden = in.flag("ridden");
+  ground.piece = PieceId{in.u32("ground piece")};
+  ground.normal = in.vec3("ground normal");
+  ground.contact_normal = in.vec3("ground contact normal");
+  ground.point = in.vec3("ground point");
+  ground.distance = in.f32("ground distance");
+  ground.velocity = in.vec3("ground velocity");
+
+  try {
+    validate(shape);
+  } catch (const Error& e) {
+    in.fail("height", e.what());
+  }
+  if ((ground.state == GroundState::in_air) != (ground.target == HitTarget::none))
+    in.fail("ground state", "in the air exactly when the ground target is none");
+  if (ground.target == HitTarget::piece && !world_->contains(ground.piece))
+    in.fail("ground piece", std::to_string(ground.piece.value) + " is not in the world");
+  if (ground.target != HitTarget::piece && ground.piece.valid())
+    in.fail("ground piece", std::to_string(ground.piece.value) + " is set but the ground is not a piece");
+  if (ridden && ground.target != HitTarget::piece) in.fail("ridden", "set but the ground is not a piece");
+
+  position_ = position;
+  settings_.height = shape.height;
+  ground_ = ground;
+  ridden_ = ridden ? Ridden{ground.piece, world_->motion(ground.piece).serial} : Ridden{};
+  // Everything the world did up to now counts as seen: the game has re-posed its pieces.
+  seen_revision_ = world_->revision();
+  nearby_.clear();
+  probe_cache_ = {};
+  failed_step_ = {};
+  trace_.iterations.clear();
+}
+
+std::vector<std::byte> PlayerStep::save_state() const {
+  detail::StateWriter out(k_player_magic, k_state_version, k_state_bytes);
+  out.f32(vertical_);
+  out.vec3(inherited_);
+  out.u8(launched_ ? 1 : 0);
+  out.u8(jumped_ ? 1 : 0);
+  return out.take();
+}
+
+void PlayerStep::restore_state(std::span<const std::byte> bytes) {
+  detail::StateReader in(bytes, "PlayerStep::restore_state", k_player_magic, k_state_version, k_state_bytes);
+  const float vertical = in.f32("vertical speed");
+  const glm::vec3 inherited = in.vec3("inherited velocity");
+  const bool launched = in.flag("launched");
+  const bool jumped = in.flag("jumped");
+  vertical_ = vertical;
+  inherited_ = inherited;
+  launched_ = launched;
+  jumped_ = jumped;
+}
+
+} // namespace glide

@@ -1,0 +1,112 @@
+#pragma once
+
+// Little-endian writing and checked reading of the controller's saved states.
+
+#include <glide/error.hpp>
+
+#include <glm/vec3.hpp>
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace glide::detail {
+
+/// Bytes of a state's header: magic (4), version (u16), total byte count (u32).
+inline constexpr std::size_t k_state_header_bytes = 10;
+
+class StateWriter {
+public:
+  StateWriter(const std::array<char, 4>& magic, std::uint16_t version, std::size_t size) {
+    bytes_.reserve(size);
+    for (const char c : magic) bytes_.push_back(static_cast<std::byte>(c));
+    u16(version);
+    u32(static_cast<std::uint32_t>(size));
+  }
+  void u8(std::uint8_t v) { bytes_.push_back(static_cast<std::byte>(v)); }
+  void u16(std::uint16_t v) {
+    for (int i = 0; i < 2; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  void u32(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
+  void vec3(const glm::vec3& v) {
+    f32(v.x);
+    f32(v.y);
+    f32(v.z);
+  }
+  std::vector<std::byte> take() { return std::move(bytes_); }
+
+private:
+  std::vector<std::byte> bytes_;
+};
+
+/// Reads a state after checking its header; every read names the field in its error.
+class StateReader {
+public:
+  StateReader(std::span<const std::byte> bytes, const char* what, const std::array<char, 4>& magic,
+              std::uint16_t version, std::size_t size)
+      : bytes_(bytes), what_(what) {
+    if (bytes.size() < k_state_header_bytes)
+      fail("header",
+           std::to_string(bytes.size()) + " bytes, fewer than the header's " + std::to_string(k_state_header_bytes));
+    for (std::size_t i = 0; i < magic.size(); ++i)
+      if (static_cast<char>(bytes[i]) != magic[i])
+        fail("magic", "not a " + std::string(magic.data(), magic.size()) + " state");
+    at_ = magic.size();
+    if (const std::uint16_t v = u16("version"); v != version)
+      fail("version", std::to_string(v) + " is not the supported " + std::to_string(version));
+    if (const std::uint32_t n = u32("byte count"); n != size)
+      fail("byte count", std::to_string(n) + " is not " + std::to_string(size));
+    if (bytes.size() != size)
+      fail("byte count", "got " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(size));
+  }
+
+  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
+    throw Error(std::string(what_) + ": " + field + ": " + problem);
+  }
+  std::uint8_t u8(const char*) { return static_cast<std::uint8_t>(bytes_[at_++]); }
+  std::uint16_t u16(const char* field) {
+    const std::uint16_t lo = u8(field), hi = u8(field);
+    return static_cast<std::uint16_t>(lo | (hi << 8));
+  }
+  std::uint32_t u32(const char* field) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(u8(field)) << (8 * i);
+    return v;
+  }
+  float f32(const char* field) {
+    const float v = std::bit_cast<float>(u32(field));
+    if (!std::isfinite(v)) fail(field, std::to_string(v) + " is not finite");
+    return v;
+  }
+  glm::vec3 vec3(const char* field) {
+    const float x = f32(field), y = f32(field), z = f32(field);
+    return {x, y, z};
+  }
+  bool flag(const char* field) {
+    const std::uint8_t v = u8(field);
+    if (v > 1) fail(field, std::to_string(v) + " is neither 0 nor 1");
+    return v == 1;
+  }
+  /// An enum stored as u8 whose values are 0 .. count - 1.
+  template <class Enum>
+  Enum enumeration(const char* field, std::uint8_t count) {
+    const std::uint8_t v = u8(field);
+    if (v >= count) fail(field, std::to_string(v) + " is out of range [0, " + std::to_string(count - 1) + "]");
+    return static_cast<Enum>(v);
+  }
+
+private:
+  std::span<const std::byte> bytes_;
+  const char* what_;
+  std::size_t at_ = 0;
+};
+
+} // namespace glide::detail
