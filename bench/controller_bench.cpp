@@ -1,6 +1,7 @@
 // Controller::move on random box levels: one character walking a waypoint loop (median and
 // p99 per move), 1,000 characters each on its own loop, and the same walk on 10k and 100k
-// pieces. Each benchmark iteration is a whole run; per-move times are taken with
+// pieces; the walk saving (and restoring) the character's state every frame, as a rolling-back
+// game does. Each benchmark iteration is a whole run; per-move times are taken with
 // steady_clock around move() only and reported as counters (us).
 #include <glide/controller/controller.hpp>
 #include <glide/controller/player_step.hpp>
@@ -111,8 +112,51 @@ void walk_many(benchmark::State& state) {
   report(state, us);
 }
 
+double us_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
+
+double median(std::vector<double>& us) {
+  std::sort(us.begin(), us.end());
+  return us[us.size() / 2];
+}
+
+// walk_one on 1k boxes, saving the controller's and the player step's state after every move
+// (arg 0), or saving and restoring it (arg 1): the cost of a snapshot, of a restore, and of the
+// moves after them, whose query caches start empty.
+void walk_saving(benchmark::State& state) {
+  const glide::World world = make_level(1000);
+  const bool restore = state.range(0) == 1;
+  std::vector<double> us, save_us, restore_us;
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    Walker walker(world, {0, 0, 0}, 12.f);
+    us.clear();
+    for (int frame = 0; frame < 10000; ++frame) {
+      us.push_back(walker.step());
+      const auto start = std::chrono::steady_clock::now();
+      const std::vector<std::byte> saved = walker.controller.save_state();
+      const std::vector<std::byte> saved_player = walker.player.save_state();
+      save_us.push_back(us_since(start));
+      bytes = saved.size() + saved_player.size();
+      if (restore) {
+        const auto restart = std::chrono::steady_clock::now();
+        walker.controller.restore_state(saved);
+        walker.player.restore_state(saved_player);
+        restore_us.push_back(us_since(restart));
+      }
+    }
+    state.counters["contact_frames"] = walker.frames_in_contact / 10000.0;
+  }
+  report(state, us);
+  state.counters["save_us"] = median(save_us);
+  if (restore) state.counters["restore_us"] = median(restore_us);
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+
 } // namespace
 
 BENCHMARK(walk_one)->Arg(1000)->Arg(10000)->Arg(100000)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(walk_many)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(walk_saving)->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();
