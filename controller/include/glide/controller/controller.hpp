@@ -127,7 +127,8 @@ public:
   /// results. Save after the frame's moves.
   std::vector<std::byte> save_state();
   /// Puts back a state from save_state, and takes the world's pieces as they are now as already
-  /// seen and ridden: re-pose the moving pieces first, then restore the characters. Throws
+  /// seen and ridden: re-pose the moving pieces first (each with its last move, as
+  /// docs/controller.md tells), then restore the characters. Throws
   /// glide::Error naming the field for bytes that are not such a state (short, wrong magic or
   /// version, non-finite, out of range, a ground piece not in the world); then nothing changes.
   void restore_state(std::span<const std::byte> bytes);
