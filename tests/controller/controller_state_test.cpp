@@ -102,13 +102,13 @@ RollbackFigures check_rollback(Scenario& s, PieceId watched = {}) {
   RollbackFigures figures;
   std::vector<std::uint64_t> original(k_frames + 1);
   std::vector<std::byte> saved_controller, saved_player;
-  const auto frame = [&](int f, int variant) {
+  const auto frame = [&](Controller& who, PlayerStep& step, int f, int variant) {
     s.before_frame(f);
-    const MoveResult r = player.step(c, s.input(f, variant), k_dt);
-    return frame_hash(c, player, r);
+    const MoveResult r = step.step(who, s.input(f, variant), k_dt);
+    return frame_hash(who, step, r);
   };
   for (int f = 1; f <= k_frames; ++f) {
-    original[static_cast<std::size_t>(f)] = frame(f, 0);
+    original[static_cast<std::size_t>(f)] = frame(c, player, f, 0);
     figures.highest = std::max(figures.highest, c.position().y);
     figures.airborne += c.ground().state == GroundState::in_air ? 1 : 0;
     figures.on_piece += watched.valid() && c.ground().piece == watched ? 1 : 0;
@@ -120,20 +120,26 @@ RollbackFigures check_rollback(Scenario& s, PieceId watched = {}) {
   }
   const glm::vec3 end = c.position();
 
-  const auto roll_back = [&] {
+  const auto roll_back = [&](Controller& who, PlayerStep& step) {
     s.repose(k_saved);
-    c.restore_state(saved_controller);
-    player.restore_state(saved_player);
+    who.restore_state(saved_controller);
+    step.restore_state(saved_player);
   };
-  roll_back();
+  roll_back(c, player);
   for (int f = k_saved + 1; f <= k_frames; ++f)
-    figures.differing += frame(f, 0) != original[static_cast<std::size_t>(f)];
+    figures.differing += frame(c, player, f, 0) != original[static_cast<std::size_t>(f)];
   if (figures.differing == 0) CHECK(c.position() == end);
 
+  // Changed input, twice: into the same controller, then into a new one (elsewhere, with caches
+  // of its own) restored from the bytes: the state alone decides the run.
+  Controller fresh(s.world, {}, s.spawn + glm::vec3(1.f, 0.f, 1.f));
+  PlayerStep fresh_player;
   std::vector<std::uint64_t> changed[2];
-  for (auto& run : changed) {
-    roll_back();
-    for (int f = k_saved + 1; f <= k_frames; ++f) run.push_back(frame(f, 1));
+  for (int run = 0; run < 2; ++run) {
+    Controller& who = run == 0 ? c : fresh;
+    PlayerStep& step = run == 0 ? player : fresh_player;
+    roll_back(who, step);
+    for (int f = k_saved + 1; f <= k_frames; ++f) changed[run].push_back(frame(who, step, f, 1));
   }
   CHECK(changed[0] == changed[1]);
   CHECK(changed[0].back() != original.back());
