@@ -132,6 +132,8 @@ bool warm_start(const A& a, const B& b, SupportCursor<A>& support_a, SupportCurs
 
 /// How the loop in double ended (see detail/gjk_precise.hpp).
 struct PreciseEnd {
+  int iterations = 0; ///< the query's iterations so far
+  Status status = Status::converged;
   double distance_squared = 0.0;
   glm::dvec3 v{0.0};
   bool overlap = false;
@@ -142,9 +144,9 @@ struct PreciseEnd {
 /// into `simplex` (vertices and weights) for the closest points and the cache. Out of line:
 /// float GJK needs it only on nearly flat differences with the origin close to them.
 template <class A, class B>
-[[gnu::noinline, gnu::cold]] PreciseEnd gjk_distance_precise(SupportCursor<A>& support_a, SupportCursor<B>& support_b,
-                                                             Simplex& simplex, float& max_w2,
-                                                             const DistanceSettings& settings, DistanceResult& result) {
+[[gnu::noinline, gnu::cold]] PreciseEnd gjk_distance_precise(SupportCursor<A> support_a, SupportCursor<B> support_b,
+                                                             Simplex& simplex, float max_w2,
+                                                             const DistanceSettings& settings, DistanceResult result) {
   PreciseVertex s[5];
   int n = simplex.count;
   for (int i = 0; i < n; ++i) {
@@ -198,6 +200,8 @@ template <class A, class B>
     const double ww = glm::dot(w.w, w.w);
     if (!(ww <= static_cast<double>(std::numeric_limits<float>::max()))) {
       end.invalid = true;
+      end.iterations = result.iterations;
+      end.status = result.status;
       return end;
     }
     max_w2 = std::max(max_w2, static_cast<float>(ww));
@@ -226,6 +230,8 @@ template <class A, class B>
     simplex.admit();
     simplex.weights[i] = static_cast<float>(weights[static_cast<std::size_t>(i)]);
   }
+  end.iterations = result.iterations;
+  end.status = result.status;
   return end;
 }
 
@@ -242,7 +248,7 @@ struct EdgeEnd {
 /// and the support along it, settle that in one step; false when they do not (then the
 /// whole loop continues in double).
 template <class A, class B>
-[[gnu::noinline]] bool edge_certified(SupportCursor<A>& support_a, SupportCursor<B>& support_b, Simplex& simplex,
+[[gnu::noinline]] bool edge_certified(SupportCursor<A> support_a, SupportCursor<B> support_b, Simplex& simplex,
                                       float max_w2, const DistanceSettings& settings, EdgeEnd& end) {
   const int s0 = simplex.slot[0], s1 = simplex.slot[1];
   const glm::dvec3 p0 = to_dvec3(simplex.a[s0]) - to_dvec3(simplex.b[s0]);
@@ -251,20 +257,20 @@ template <class A, class B>
   const double t = dd > 0.0 ? std::clamp(-glm::dot(p0, d) / dd, 0.0, 1.0) : 0.0;
   const glm::dvec3 v = p0 + t * d;
   const double vv = glm::dot(v, v);
-  if (!(vv > 0.0)) return false;
-  const double length = std::sqrt(vv);
-  const glm::dvec3 normal = v / length;
-  const glm::vec3 dir(-normal);
-  const F4 pa = support4(support_a, load(dir));
-  const F4 pb = support4(support_b, -load(dir));
+  if (!(vv > 1e-60)) return false; // -v must stay a float direction
+  const F4 dir = F4{static_cast<float>(-v.x), static_cast<float>(-v.y), static_cast<float>(-v.z), 0.f};
+  const F4 pa = support4(support_a, dir);
+  const F4 pb = support4(support_b, -dir);
   const double gap = vv - glm::dot(v, to_dvec3(pa) - to_dvec3(pb));
-  const double floor = static_cast<double>(k_touching) * std::sqrt(static_cast<double>(max_w2));
+  const double floor2 = static_cast<double>(k_touching) * static_cast<double>(k_touching) * max_w2;
+  const double absolute = settings.absolute_tolerance;
   if (!(gap <= static_cast<double>(settings.relative_tolerance) * vv ||
-        gap <= std::max(static_cast<double>(settings.absolute_tolerance), floor) * length))
+        gap * gap <= std::max(absolute * absolute, floor2) * vv))
     return false;
   simplex.weights[0] = static_cast<float>(1.0 - t);
   simplex.weights[1] = static_cast<float>(t);
-  end = {length, normal, true};
+  const double length = std::sqrt(vv);
+  end = {length, v * (1.0 / length), true};
   return true;
 }
 
@@ -342,6 +348,8 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
   if (precise) {
     const PreciseEnd end = gjk_distance_precise(support_a, support_b, simplex, max_w2, settings, result);
     if (end.invalid) return invalid_result(cache);
+    result.iterations = end.iterations;
+    result.status = end.status;
     overlap = end.overlap;
     if (!overlap) {
       const double length = std::sqrt(end.distance_squared);
