@@ -2,16 +2,19 @@
 // vertices: glide against FCL (libccd and its own GJK) and Bullet (btGjkPairDetector and
 // btGjkEpaSolver2::Distance), all on the same streams of 4096 distinct queries per size and
 // kind (separated, near-touching at 1e-4 m, overlapping). Plus warm-started glide on a
-// frame-coherent sequence (a segment moving 1 cm per query).
+// frame-coherent sequence (a segment moving 1 cm per query), and glide on one mixed stream of
+// 16,384 queries at random poses (all three kinds, some 1e4 m out).
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/distance.hpp>
 #include <glide/gjk/intersect.hpp>
 
 #include <benchmark/benchmark.h>
+#include <glm/gtc/quaternion.hpp>
 
 #include <cmath>
 #include <memory>
 #include <random>
+#include <utility>
 #include <vector>
 
 #ifdef GLIDE_BENCH_HAVE_FCL
@@ -102,6 +105,60 @@ void glide_distance(benchmark::State& state) {
   }
 }
 
+// The mixed stream: 16,384 queries over 64 hulls, a third each separated (0.05-1 m),
+// near-touching (1e-4 m) and overlapping (through the centre), in random order, each with
+// its own random pose of the hull; a quarter of the poses are 1e4 m from the origin. As a
+// game does, each segment is taken into its hull's frame (re-centred on the hull) before
+// the query, so the far ones carry the rounding of their world coordinates.
+constexpr std::size_t k_mixed = 16384;
+
+const CaseSet& mixed_cases(int vertices) {
+  static std::vector<std::unique_ptr<CaseSet>> cache(257);
+  std::unique_ptr<CaseSet>& slot = cache[static_cast<std::size_t>(vertices)];
+  if (slot) return *slot;
+  slot = std::make_unique<CaseSet>();
+  CaseSet& set = *slot;
+  std::mt19937 rng(77u * static_cast<unsigned>(vertices));
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  for (int h = 0; h < k_hulls; ++h) {
+    const glm::vec3 axes{0.5f + u(rng), 0.5f + u(rng), 0.5f + u(rng)};
+    std::vector<glm::vec3> points(static_cast<std::size_t>(vertices));
+    for (glm::vec3& p : points) p = random_unit(rng) * axes;
+    set.hulls.emplace_back(points);
+  }
+  while (set.queries.size() < k_mixed) {
+    Query q;
+    q.hull = static_cast<int>(rng() % k_hulls);
+    const Kind kind = static_cast<Kind>(rng() % 3);
+    const glm::vec3 half = random_unit(rng) * (0.25f + 0.5f * u(rng));
+    const glm::vec3 center = kind == overlapping ? glm::vec3(0.f) : random_unit(rng) * 3.f;
+    q.segment = {center - half, center + half};
+    if (kind != overlapping) {
+      const DistanceResult r = distance(q.segment, set.hulls[static_cast<std::size_t>(q.hull)]);
+      const float target = kind == separated ? 0.05f + 0.95f * u(rng) : 1e-4f;
+      const glm::vec3 shift = r.normal * (target - r.distance);
+      q.segment.a += shift;
+      q.segment.b += shift;
+    }
+    // Out to the world at a random pose, and back into the hull's frame in float.
+    const Transform pose{glm::angleAxis(6.2831853f * u(rng), random_unit(rng)),
+                         random_unit(rng) * (rng() % 4 == 0 ? 1e4f : 10.f * u(rng))};
+    q.segment = {pose.apply_inverse(pose.apply(q.segment.a)), pose.apply_inverse(pose.apply(q.segment.b))};
+    set.queries.push_back(q);
+  }
+  return set;
+}
+
+void glide_distance_mixed(benchmark::State& state) {
+  const CaseSet& set = mixed_cases(static_cast<int>(state.range(0)));
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const Query& q = set.queries[i];
+    benchmark::DoNotOptimize(distance(q.segment, set.hulls[static_cast<std::size_t>(q.hull)]));
+    i = (i + 1) % k_mixed;
+  }
+}
+
 // Boolean GJK on the same streams, for reference (no peer: FCL and Bullet answer the same
 // question only through their distance or collision pipelines).
 void glide_intersect(benchmark::State& state) {
@@ -147,12 +204,8 @@ struct FclSet {
   std::vector<fcl::Transform3d> poses;
 };
 
-const FclSet& fcl_cases(int vertices, Kind kind) {
-  static std::vector<std::unique_ptr<FclSet>> cache(3 * 257);
-  std::unique_ptr<FclSet>& slot = cache[static_cast<std::size_t>(kind * 257 + vertices)];
-  if (slot) return *slot;
-  const CaseSet& set = cases(vertices, kind);
-  slot = std::make_unique<FclSet>();
+std::unique_ptr<FclSet> fcl_set(const CaseSet& set) {
+  auto slot = std::make_unique<FclSet>();
   for (const ConvexHull& hull : set.hulls) {
     auto points = std::make_shared<std::vector<fcl::Vector3d>>();
     for (const glm::vec3& p : hull.vertices()) points->emplace_back(p.x, p.y, p.z);
@@ -175,13 +228,25 @@ const FclSet& fcl_cases(int vertices, Kind kind) {
     pose.translation() = fcl::Vector3d(mid.x, mid.y, mid.z);
     slot->poses.push_back(pose);
   }
+  return slot;
+}
+
+const FclSet& fcl_cases(int vertices, Kind kind) {
+  static std::vector<std::unique_ptr<FclSet>> cache(3 * 257);
+  std::unique_ptr<FclSet>& slot = cache[static_cast<std::size_t>(kind * 257 + vertices)];
+  if (!slot) slot = fcl_set(cases(vertices, kind));
   return *slot;
 }
 
-void fcl_distance(benchmark::State& state, fcl::GJKSolverType solver) {
-  const Kind kind = static_cast<Kind>(state.range(1));
-  const CaseSet& set = cases(static_cast<int>(state.range(0)), kind);
-  const FclSet& f = fcl_cases(static_cast<int>(state.range(0)), kind);
+const FclSet& fcl_mixed_cases(int vertices) {
+  static std::vector<std::unique_ptr<FclSet>> cache(257);
+  std::unique_ptr<FclSet>& slot = cache[static_cast<std::size_t>(vertices)];
+  if (!slot) slot = fcl_set(mixed_cases(vertices));
+  return *slot;
+}
+
+void fcl_run(benchmark::State& state, fcl::GJKSolverType solver, const CaseSet& set, const FclSet& f) {
+  const std::size_t n = set.queries.size();
   fcl::DistanceRequestd request;
   request.gjk_solver_type = solver;
   request.enable_nearest_points = true;
@@ -192,8 +257,19 @@ void fcl_distance(benchmark::State& state, fcl::GJKSolverType solver) {
     fcl::distance(&f.segments[i], f.poses[i], f.hulls[static_cast<std::size_t>(set.queries[i].hull)].get(), identity,
                   request, result);
     benchmark::DoNotOptimize(result.min_distance);
-    i = (i + 1) % k_stream;
+    i = (i + 1) % n;
   }
+}
+
+void fcl_distance(benchmark::State& state, fcl::GJKSolverType solver) {
+  const int vertices = static_cast<int>(state.range(0));
+  const Kind kind = static_cast<Kind>(state.range(1));
+  fcl_run(state, solver, cases(vertices, kind), fcl_cases(vertices, kind));
+}
+
+void fcl_distance_mixed(benchmark::State& state, fcl::GJKSolverType solver) {
+  const int vertices = static_cast<int>(state.range(0));
+  fcl_run(state, solver, mixed_cases(vertices), fcl_mixed_cases(vertices));
 }
 #endif
 
@@ -210,24 +286,43 @@ std::unique_ptr<btConvexHullShape> bullet_hull(std::span<const glm::vec3> points
   return shape;
 }
 
-const BulletSet& bullet_cases(int vertices, Kind kind) {
-  static std::vector<std::unique_ptr<BulletSet>> cache(3 * 257);
-  std::unique_ptr<BulletSet>& slot = cache[static_cast<std::size_t>(kind * 257 + vertices)];
-  if (slot) return *slot;
-  const CaseSet& set = cases(vertices, kind);
-  slot = std::make_unique<BulletSet>();
+std::unique_ptr<BulletSet> bullet_set(const CaseSet& set) {
+  auto slot = std::make_unique<BulletSet>();
   for (const ConvexHull& hull : set.hulls) slot->hulls.push_back(bullet_hull(hull.vertices()));
   for (const Query& q : set.queries) {
     const glm::vec3 ends[2] = {q.segment.a, q.segment.b};
     slot->segments.push_back(bullet_hull(ends));
   }
+  return slot;
+}
+
+const BulletSet& bullet_cases(int vertices, Kind kind) {
+  static std::vector<std::unique_ptr<BulletSet>> cache(3 * 257);
+  std::unique_ptr<BulletSet>& slot = cache[static_cast<std::size_t>(kind * 257 + vertices)];
+  if (!slot) slot = bullet_set(cases(vertices, kind));
   return *slot;
 }
 
-void bullet_pair_detector(benchmark::State& state) {
+const BulletSet& bullet_mixed_cases(int vertices) {
+  static std::vector<std::unique_ptr<BulletSet>> cache(257);
+  std::unique_ptr<BulletSet>& slot = cache[static_cast<std::size_t>(vertices)];
+  if (!slot) slot = bullet_set(mixed_cases(vertices));
+  return *slot;
+}
+
+/// The set and its Bullet shapes for a row: (vertices, kind), or the mixed stream (kind -1).
+std::pair<const CaseSet*, const BulletSet*> bullet_row(benchmark::State& state, bool mixed) {
+  const int vertices = static_cast<int>(state.range(0));
+  if (mixed) return {&mixed_cases(vertices), &bullet_mixed_cases(vertices)};
   const Kind kind = static_cast<Kind>(state.range(1));
-  const CaseSet& set = cases(static_cast<int>(state.range(0)), kind);
-  const BulletSet& b = bullet_cases(static_cast<int>(state.range(0)), kind);
+  return {&cases(vertices, kind), &bullet_cases(vertices, kind)};
+}
+
+void bullet_pair_detector(benchmark::State& state, bool mixed) {
+  const auto [set_ptr, b_ptr] = bullet_row(state, mixed);
+  const CaseSet& set = *set_ptr;
+  const BulletSet& b = *b_ptr;
+  const std::size_t n = set.queries.size();
   btGjkPairDetector::ClosestPointInput input;
   input.m_transformA.setIdentity();
   input.m_transformB.setIdentity();
@@ -239,14 +334,15 @@ void bullet_pair_detector(benchmark::State& state) {
     btPointCollector out;
     gjk.getClosestPoints(input, out, nullptr);
     benchmark::DoNotOptimize(out.m_distance);
-    i = (i + 1) % k_stream;
+    i = (i + 1) % n;
   }
 }
 
-void bullet_gjk_epa2(benchmark::State& state) {
-  const Kind kind = static_cast<Kind>(state.range(1));
-  const CaseSet& set = cases(static_cast<int>(state.range(0)), kind);
-  const BulletSet& b = bullet_cases(static_cast<int>(state.range(0)), kind);
+void bullet_gjk_epa2(benchmark::State& state, bool mixed) {
+  const auto [set_ptr, b_ptr] = bullet_row(state, mixed);
+  const CaseSet& set = *set_ptr;
+  const BulletSet& b = *b_ptr;
+  const std::size_t n = set.queries.size();
   btTransform identity;
   identity.setIdentity();
   std::size_t i = 0;
@@ -256,7 +352,7 @@ void bullet_gjk_epa2(benchmark::State& state) {
                                                        b.hulls[static_cast<std::size_t>(set.queries[i].hull)].get(),
                                                        identity, btVector3(1, 0, 0), results));
     benchmark::DoNotOptimize(results.distance);
-    i = (i + 1) % k_stream;
+    i = (i + 1) % n;
   }
 }
 #endif
@@ -271,13 +367,23 @@ void sizes_and_kinds(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(glide_distance)->Apply(sizes_and_kinds);
 BENCHMARK(glide_intersect)->Apply(sizes_and_kinds);
+BENCHMARK(glide_distance_mixed)->ArgName("vertices")->Arg(8)->Arg(16)->Arg(64)->Arg(256);
 #ifdef GLIDE_BENCH_HAVE_FCL
 BENCHMARK_CAPTURE(fcl_distance, libccd, fcl::GST_LIBCCD)->Apply(sizes_and_kinds);
 BENCHMARK_CAPTURE(fcl_distance, indep, fcl::GST_INDEP)->Apply(sizes_and_kinds);
 #endif
 #ifdef GLIDE_BENCH_HAVE_BULLET
-BENCHMARK(bullet_pair_detector)->Apply(sizes_and_kinds);
-BENCHMARK(bullet_gjk_epa2)->Apply(sizes_and_kinds);
+BENCHMARK_CAPTURE(bullet_pair_detector, streams, false)->Apply(sizes_and_kinds);
+BENCHMARK_CAPTURE(bullet_gjk_epa2, streams, false)->Apply(sizes_and_kinds);
+#endif
+// The mixed stream, glide and the peers in one place.
+#ifdef GLIDE_BENCH_HAVE_FCL
+BENCHMARK_CAPTURE(fcl_distance_mixed, libccd, fcl::GST_LIBCCD)->ArgName("vertices")->Arg(8)->Arg(16)->Arg(64)->Arg(256);
+BENCHMARK_CAPTURE(fcl_distance_mixed, indep, fcl::GST_INDEP)->ArgName("vertices")->Arg(8)->Arg(16)->Arg(64)->Arg(256);
+#endif
+#ifdef GLIDE_BENCH_HAVE_BULLET
+BENCHMARK_CAPTURE(bullet_pair_detector, mixed, true)->ArgName("vertices")->Arg(8)->Arg(16)->Arg(64)->Arg(256);
+BENCHMARK_CAPTURE(bullet_gjk_epa2, mixed, true)->ArgName("vertices")->Arg(8)->Arg(16)->Arg(64)->Arg(256);
 #endif
 BENCHMARK(glide_coherent<false>)->ArgName("vertices")->Arg(8)->Arg(16)->Arg(64)->Arg(256);
 BENCHMARK(glide_coherent<true>)->ArgName("vertices")->Arg(8)->Arg(16)->Arg(64)->Arg(256);

@@ -23,6 +23,9 @@ struct OracleResult {
   glm::dvec3 point_a{0.0}, point_b{0.0}; ///< closest points on conv(A) and conv(B)
   glm::dvec3 normal{0.0};                ///< unit from B toward A; zero when overlapping
   double certificate_gap = 0.0;          ///< upper bound − lower bound proven by the separating planes
+  /// Overlapping: the origin's distance to the faces of the tetrahedron of A − B that holds
+  /// it, a lower bound on the penetration depth (0 when only touching is known).
+  double overlap_depth = 0.0;
 };
 
 namespace oracle_detail {
@@ -73,11 +76,25 @@ inline void closest_subset(const std::vector<Vertex>& s, std::vector<Vertex>& be
   double best_d2 = INFINITY;
   const int n = static_cast<int>(s.size());
   for (unsigned mask = 1; mask < (1u << n); ++mask) {
-    int idx[4], m = 0;
+    int idx[4] = {0, 0, 0, 0}, m = 0;
     for (int i = 0; i < n; ++i)
       if (mask & (1u << i)) idx[m++] = i;
     double lambda[4] = {1.0, 0.0, 0.0, 0.0};
-    if (m > 1) {
+    if (m == 4) {
+      // Containment from the signs of the signed volumes: the normal equations of a nearly
+      // flat tetrahedron are too ill-conditioned to decide it.
+      const glm::dvec3 &p0 = s[idx[0]].w, &p1 = s[idx[1]].w, &p2 = s[idx[2]].w, &p3 = s[idx[3]].w;
+      const glm::dvec3 e1 = p1 - p0, e2 = p2 - p0, e3 = p3 - p0;
+      const double volume = glm::dot(e1, glm::cross(e2, e3));
+      const double c[4] = {glm::dot(p1, glm::cross(p2 - p1, p3 - p1)), -glm::dot(p0, glm::cross(e2, e3)),
+                           -glm::dot(p0, glm::cross(e3, e1)), -glm::dot(p0, glm::cross(e1, e2))};
+      if (!(volume != 0.0)) continue;
+      bool inside = true;
+      for (double ci : c) inside = inside && !(volume > 0.0 ? ci < 0.0 : ci > 0.0);
+      if (!inside) continue;
+      const double sum = c[0] + c[1] + c[2] + c[3];
+      for (int i = 0; i < 4; ++i) lambda[i] = c[i] / sum;
+    } else if (m > 1) {
       // x = q0 + Σ μ_i (q_i − q0), minimise |x|^2: E^T E μ = −E^T q0.
       double g[3][3], r[3], mu[3];
       const glm::dvec3 q0 = s[idx[0]].w;
@@ -144,7 +161,19 @@ inline OracleResult oracle_distance(std::span<const glm::dvec3> a, std::span<con
     r.point_a += weights[i] * simplex[i].a;
     r.point_b += weights[i] * simplex[i].b;
   }
-  if (overlap) return r;
+  if (overlap) {
+    if (simplex.size() == 4) {
+      double depth = INFINITY;
+      for (int f = 0; f < 4; ++f) {
+        const glm::dvec3 &p = simplex[(f + 1) % 4].w, &q = simplex[(f + 2) % 4].w, &s = simplex[(f + 3) % 4].w;
+        const glm::dvec3 n = glm::cross(q - p, s - p);
+        const double len = glm::length(n);
+        depth = std::min(depth, len > 0.0 ? std::abs(glm::dot(n, p)) / len : 0.0);
+      }
+      r.overlap_depth = depth;
+    }
+    return r;
+  }
   r.distance = glm::length(v);
   r.normal = v / r.distance;
   // Certificate: along n every point of A is at least min_A n·x and every point of B at most

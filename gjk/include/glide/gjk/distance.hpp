@@ -4,6 +4,7 @@
 // distance, closest points and normal between two convex support mappings.
 // docs/gjk.md explains the algorithm, the tolerances and the accuracy.
 
+#include <glide/gjk/detail/gjk_precise.hpp>
 #include <glide/gjk/detail/gjk_support.hpp>
 #include <glide/gjk/shapes.hpp>
 #include <glide/gjk/simplex.hpp>
@@ -65,8 +66,12 @@ inline bool valid_settings(const DistanceSettings& s) {
          s.absolute_tolerance >= 0.f && std::isfinite(s.absolute_tolerance);
 }
 
-/// Rounding floor, relative to the size of the Minkowski difference seen so far.
+/// Rounding floor of the bounds' gap, relative to the size of the Minkowski difference seen
+/// so far.
 inline constexpr float k_rounding = 4.f * std::numeric_limits<float>::epsilon();
+/// |v| below which the origin counts as on the simplex (touching), relative to the same
+/// size: one ulp, so that a distance reported as 0 is within 1e-6 of the shapes' size.
+inline constexpr float k_touching = std::numeric_limits<float>::epsilon();
 
 inline DistanceResult invalid_result(SimplexCache* cache) {
   DistanceResult r;
@@ -125,6 +130,150 @@ bool warm_start(const A& a, const B& b, SupportCursor<A>& support_a, SupportCurs
   return true;
 }
 
+/// How the loop in double ended (see detail/gjk_precise.hpp).
+struct PreciseEnd {
+  int iterations = 0; ///< the query's iterations so far
+  Status status = Status::converged;
+  double distance_squared = 0.0;
+  glm::dvec3 v{0.0};
+  bool overlap = false;
+  bool invalid = false;
+};
+
+/// Continues GJK in double from the float simplex, and writes the simplex it ends on back
+/// into `simplex` (vertices and weights) for the closest points and the cache. Out of line:
+/// float GJK needs it only on nearly flat differences with the origin close to them.
+template <class A, class B>
+[[gnu::noinline, gnu::cold]] PreciseEnd gjk_distance_precise(SupportCursor<A> support_a, SupportCursor<B> support_b,
+                                                             Simplex& simplex, float max_w2,
+                                                             const DistanceSettings& settings, DistanceResult result) {
+  PreciseVertex s[5];
+  int n = simplex.count;
+  for (int i = 0; i < n; ++i) {
+    const int slot = simplex.slot[i];
+    s[i] = {to_dvec3(simplex.a[slot]) - to_dvec3(simplex.b[slot]),
+            simplex.a[slot],
+            simplex.b[slot],
+            simplex.direction[slot],
+            simplex.index_a[slot],
+            simplex.index_b[slot]};
+  }
+  // Float GJK mostly stalls on an edge near contact (its v is off along the edge by an ulp
+  // of the vertices, a large angle when |v| is small): that case in closed form.
+  PreciseClosest closest;
+  if (n == 2) {
+    const glm::dvec3 d = s[1].w - s[0].w;
+    const double dd = glm::dot(d, d);
+    const double t = dd > 0.0 ? std::clamp(-glm::dot(s[0].w, d) / dd, 0.0, 1.0) : 0.0;
+    closest.point = s[0].w + t * d;
+    closest.distance_squared = glm::dot(closest.point, closest.point);
+    closest.weights = {1.0 - t, t, 0.0, 0.0};
+    closest.mask = (t < 1.0 ? 1u : 0u) | (t > 0.0 ? 2u : 0u);
+  } else {
+    closest = precise_closest(s, n);
+  }
+  std::array<double, 4> weights{};
+  n = keep_precise(s, n, closest, weights);
+  PreciseEnd end;
+  end.v = closest.point;
+  end.distance_squared = closest.distance_squared;
+  end.overlap = closest.contains_origin;
+  const double relative = settings.relative_tolerance, absolute = settings.absolute_tolerance;
+  while (!end.overlap) {
+    const double vv = end.distance_squared;
+    const double floor = static_cast<double>(k_touching) * std::sqrt(static_cast<double>(max_w2));
+    if (vv <= floor * floor) {
+      end.overlap = true;
+      break;
+    }
+    if (result.iterations >= settings.max_iterations) {
+      result.status = Status::max_iterations;
+      break;
+    }
+    ++result.iterations;
+    const glm::dvec3 dir = -end.v / std::sqrt(vv);
+    const glm::vec3 d(dir);
+    const F4 pa = support4(support_a, load(d));
+    const F4 pb = support4(support_b, -load(d));
+    PreciseVertex& w = s[n];
+    w = {to_dvec3(pa) - to_dvec3(pb), pa, pb, d, support_a.index, support_b.index};
+    const double ww = glm::dot(w.w, w.w);
+    if (!(ww <= static_cast<double>(std::numeric_limits<float>::max()))) {
+      end.invalid = true;
+      end.iterations = result.iterations;
+      end.status = result.status;
+      return end;
+    }
+    max_w2 = std::max(max_w2, static_cast<float>(ww));
+    const double gap = vv - glm::dot(end.v, w.w);
+    if (gap <= relative * vv || gap <= std::max(absolute, floor) * std::sqrt(vv)) break;
+    bool repeated = false;
+    for (int i = 0; i < n; ++i) repeated = repeated || s[i].w == w.w;
+    if (repeated) {
+      result.status = Status::degenerate; // exact for this simplex, yet the bounds stay apart
+      break;
+    }
+    const PreciseClosest next = precise_closest(s, n + 1);
+    if (!(next.distance_squared < vv) && !next.contains_origin) {
+      result.status = Status::degenerate;
+      break;
+    }
+    n = keep_precise(s, n + 1, next, weights);
+    end.v = next.point;
+    end.distance_squared = next.distance_squared;
+    end.overlap = next.contains_origin;
+  }
+  // Back into the float simplex, in order, with the weights.
+  simplex = Simplex{};
+  for (int i = 0; i < n; ++i) {
+    simplex.stage(s[i].a, s[i].b, s[i].direction, s[i].index_a, s[i].index_b);
+    simplex.admit();
+    simplex.weights[i] = static_cast<float>(weights[static_cast<std::size_t>(i)]);
+  }
+  end.iterations = result.iterations;
+  end.status = result.status;
+  return end;
+}
+
+/// An edge's closest point in double, certified by one more support call.
+struct EdgeEnd {
+  double distance = 0.0;
+  glm::dvec3 normal{0.0};
+  bool done = false;
+};
+
+/// Float GJK near contact mostly ends on an edge of A − B whose float closest point is off
+/// along the edge by an ulp of its ends, which at a small |v| tilts −v enough to return a
+/// vertex it already has while the bounds stay apart. The edge's closest point in double,
+/// and the support along it, settle that in one step; false when they do not (then the
+/// whole loop continues in double).
+template <class A, class B>
+[[gnu::noinline]] bool edge_certified(SupportCursor<A> support_a, SupportCursor<B> support_b, Simplex& simplex,
+                                      float max_w2, const DistanceSettings& settings, EdgeEnd& end) {
+  const int s0 = simplex.slot[0], s1 = simplex.slot[1];
+  const glm::dvec3 p0 = to_dvec3(simplex.a[s0]) - to_dvec3(simplex.b[s0]);
+  const glm::dvec3 d = to_dvec3(simplex.a[s1]) - to_dvec3(simplex.b[s1]) - p0;
+  const double dd = glm::dot(d, d);
+  const double t = dd > 0.0 ? std::clamp(-glm::dot(p0, d) / dd, 0.0, 1.0) : 0.0;
+  const glm::dvec3 v = p0 + t * d;
+  const double vv = glm::dot(v, v);
+  if (!(vv > 1e-60)) return false; // -v must stay a float direction
+  const F4 dir = F4{static_cast<float>(-v.x), static_cast<float>(-v.y), static_cast<float>(-v.z), 0.f};
+  const F4 pa = support4(support_a, dir);
+  const F4 pb = support4(support_b, -dir);
+  const double gap = vv - glm::dot(v, to_dvec3(pa) - to_dvec3(pb));
+  const double floor2 = static_cast<double>(k_touching) * static_cast<double>(k_touching) * max_w2;
+  const double absolute = settings.absolute_tolerance;
+  if (!(gap <= static_cast<double>(settings.relative_tolerance) * vv ||
+        gap * gap <= std::max(absolute * absolute, floor2) * vv))
+    return false;
+  simplex.weights[0] = static_cast<float>(1.0 - t);
+  simplex.weights[1] = static_cast<float>(t);
+  const double length = std::sqrt(vv);
+  end = {length, v * (1.0 / length), true};
+  return true;
+}
+
 /// GJK on the shapes as given (no radii).
 template <class A, class B>
 DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& settings, SimplexCache* cache) {
@@ -151,9 +300,11 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
   const float relative = settings.relative_tolerance;
   const float absolute2 = settings.absolute_tolerance * settings.absolute_tolerance;
   DistanceResult result;
+  bool precise = false; // finish in double (see detail/gjk_precise.hpp)
+  EdgeEnd edge;         // or the edge's closest point in double, certified
   while (!overlap) {
     const float floor2 = k_rounding * k_rounding * max_w2;
-    if (vv <= floor2) {
+    if (vv <= k_touching * k_touching * max_w2) {
       overlap = true; // the origin is on the simplex within rounding: touching
       break;
     }
@@ -167,7 +318,13 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
     // |v| bounds the distance from above, v·w/|v| from below; stop when they are close.
     const float gap = vv - dot(v, w);
     if (gap <= relative * vv || gap * gap <= std::max(absolute2, floor2) * vv) break;
-    if (simplex.contains(w)) break; // no new vertex: v is already exact for these shapes
+    // No new vertex, or one that does not bring the simplex closer, while the bounds are
+    // apart: v is off by rounding by more than the gap. Finish in double.
+    if (simplex.contains(w)) {
+      if (simplex.count == 2 && edge_certified(support_a, support_b, simplex, max_w2, settings, edge)) break;
+      precise = true;
+      break;
+    }
     const Closest4 next = closest_to_origin(simplex.w, simplex.count + 1, true);
     if (next.contains_origin) {
       simplex.keep(next);
@@ -175,7 +332,7 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
       break;
     }
     if (!(next.distance_squared < vv)) {
-      result.status = Status::degenerate; // rounding: the new vertex does not bring the simplex closer
+      precise = true;
       break;
     }
     simplex.keep(next);
@@ -183,11 +340,31 @@ DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& sett
     vv = next.distance_squared;
   }
 
+  if (edge.done) {
+    const glm::dvec3& n = edge.normal;
+    v = F4{static_cast<float>(n.x), static_cast<float>(n.y), static_cast<float>(n.z), 0.f};
+    result.distance = static_cast<float>(edge.distance);
+  }
+  if (precise) {
+    const PreciseEnd end = gjk_distance_precise(support_a, support_b, simplex, max_w2, settings, result);
+    if (end.invalid) return invalid_result(cache);
+    result.iterations = end.iterations;
+    result.status = end.status;
+    overlap = end.overlap;
+    if (!overlap) {
+      const double length = std::sqrt(end.distance_squared);
+      const glm::dvec3 normal = end.v / length;
+      v = F4{static_cast<float>(normal.x), static_cast<float>(normal.y), static_cast<float>(normal.z), 0.f};
+      vv = 1.f;
+      result.distance = static_cast<float>(length);
+    }
+  }
   result.point_a = to_vec3(simplex.point_a());
   result.point_b = to_vec3(simplex.point_b());
   if (!overlap) {
-    result.distance = std::sqrt(vv);
-    result.normal = to_vec3(v / splat(result.distance));
+    const bool in_double = precise || edge.done; // v holds the unit normal then
+    if (!in_double) result.distance = std::sqrt(vv);
+    result.normal = in_double ? to_vec3(v) : to_vec3(v / splat(result.distance));
   }
   if (cache) {
     cache->count = simplex.count;

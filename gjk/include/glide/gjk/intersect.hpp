@@ -25,6 +25,7 @@ class BooleanSimplex {
 public:
   glm::vec3 p[4];
   int n = 0;
+  bool unconfirmed = false; ///< the enclosing tetrahedron failed the exact-sign check
 
   bool update(glm::vec3& d) {
     switch (n) {
@@ -110,6 +111,10 @@ private:
     if (glm::dot(abc, ao) > 0.f) return keep_face(d, c, b, a);
     if (glm::dot(acd, ao) > 0.f) return keep_face(d, dd, c, a);
     if (glm::dot(adb, ao) > 0.f) return keep_face(d, b, dd, a);
+    // Face normals of a needle or sliver tetrahedron can point the wrong way in float: the
+    // verdict is confirmed with certain signs, and left to distance GJK if it fails.
+    const F4 q[4] = {load(p[0]), load(p[1]), load(p[2]), load(p[3])};
+    if (!tetrahedron_holds_origin(q)) unconfirmed = true;
     return true;
   }
 
@@ -133,15 +138,20 @@ bool gjk_intersect(const A& a, const B& b, int max_iterations) {
   simplex.p[simplex.n++] = w;
   d = -w;
   for (int i = 0; i < max_iterations; ++i) {
-    if (!(glm::dot(d, d) > 0.f)) return true; // the origin lies on the simplex: touching
+    // The origin lies on the simplex (touching), or rounding zeroed the direction: distance
+    // GJK decides, as it does for such cases.
+    if (!(glm::dot(d, d) > 0.f)) break;
     w = support_a(d) - support_b(-d);
     if (!is_finite(w)) return false;
     if (glm::dot(w, d) < 0.f) return false; // w does not pass the origin: -d separates
     simplex.p[simplex.n++] = w;
-    if (simplex.update(d)) return true;
+    if (simplex.update(d)) {
+      if (simplex.unconfirmed) break;
+      return true;
+    }
     if (!is_finite(d)) break;
   }
-  return distance(a, b).overlapping(); // no verdict within the cap (rounding): ask distance GJK
+  return distance(a, b).overlapping(); // no certain verdict within the cap (rounding): ask distance GJK
 }
 
 } // namespace detail

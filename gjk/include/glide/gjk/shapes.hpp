@@ -50,9 +50,11 @@ struct Segment {
 
 struct Triangle {
   glm::vec3 a{0.f}, b{0.f}, c{0.f}; ///< corners (m)
+  /// Compares the corners along the edges from a, not their coordinates: far from the
+  /// origin (1e4 m) dot(dir, corner) would round away differences of a millimetre.
   glm::vec3 support(const glm::vec3& dir) const {
-    const float da = glm::dot(dir, a), db = glm::dot(dir, b), dc = glm::dot(dir, c);
-    if (da >= db && da >= dc) return a;
+    const float db = glm::dot(dir, b - a), dc = glm::dot(dir, c - a);
+    if (0.f >= db && 0.f >= dc) return a;
     return db >= dc ? b : c;
   }
 };
