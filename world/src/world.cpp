@@ -1,6 +1,7 @@
 #include "bvh.hpp"
 
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 #include <glide/world/world.hpp>
 
 #include <algorithm>
@@ -35,6 +36,14 @@ void place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm
     out[i] = t.apply(vertices[i]);
     bounds = bounds.merged(out[i]);
   }
+}
+
+// Throws unless the placed piece lies inside the valid coordinate range (limits.hpp).
+void check_placed(const gjk::Aabb& bounds, const char* call) {
+  if (!limits::in_range(bounds.min) || !limits::in_range(bounds.max))
+    throw Error(std::string(call) + ": the placed piece spans " + limits::vec_text(bounds.min) + " to " +
+                limits::vec_text(bounds.max) +
+                ", beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
 }
 
 // Revisions are unique across every world, so a cache keyed on (world address, revision)
@@ -82,9 +91,14 @@ PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceIn
     throw Error("World::add_piece: hull is empty (a default-constructed gjk::ConvexHull); build it from points or "
                 "with ConvexHull::box, wedge or cylinder");
   validate(transform);
+  const glm::vec3 size = hull.bounds_max() - hull.bounds_min();
+  if (!(std::max({size.x, size.y, size.z}) <= limits::k_max_piece_size))
+    throw Error("World::add_piece: hull size " + limits::vec_text(size) + " exceeds the largest piece of " +
+                limits::number_text(limits::k_max_piece_size) + " m along an axis");
   if (pieces_.size() >= ~0u - 1u) throw Error("World: too many pieces");
   Piece p{std::move(hull), transform, info, {}, {}, {transform, transform, {}, {}, 0.f, 0}, true, false, false};
   place(p.hull, p.transform, p.world_vertices, p.bounds);
+  check_placed(p.bounds, "World::add_piece");
   pieces_.push_back(std::move(p));
   ++live_count_;
   bvh_dirty_ = true;
@@ -105,10 +119,22 @@ void World::remove_piece(PieceId id) {
 void World::set_piece_transform(PieceId id, gjk::Transform transform) {
   validate(transform);
   Piece& p = piece(id);
+  replace_checked(p, transform, "World::set_piece_transform");
   p.transform = transform;
   p.motion = {transform, transform, {}, {}, 0.f, next_revision()};
-  place(p.hull, p.transform, p.world_vertices, p.bounds);
   placed(id);
+}
+
+// Places the piece's vertices at `pose`; when that leaves the valid range, puts them back
+// where they were and throws, so a failed call changes nothing.
+void World::replace_checked(Piece& p, const gjk::Transform& pose, const char* call) {
+  place(p.hull, pose, p.world_vertices, p.bounds);
+  try {
+    check_placed(p.bounds, call);
+  } catch (const Error&) {
+    place(p.hull, p.transform, p.world_vertices, p.bounds);
+    throw;
+  }
 }
 
 // A moved piece keeps its place in the hierarchy: listed once for the next update's refit,
@@ -131,6 +157,7 @@ void World::move_piece(PieceId id, const gjk::Transform& pose, float dt) {
   if (!(dt > 0.f && std::isfinite(dt)))
     throw Error("World::move_piece: dt must be positive and finite, got " + std::to_string(dt));
   Piece& p = piece(id);
+  replace_checked(p, pose, "World::move_piece");
   PieceMotion m{p.transform, pose, (pose.translation - p.transform.translation) / dt, {}, dt, next_revision()};
   // The turn from the old pose to the new, as an axis and an angle of at most half a turn.
   glm::quat turn = pose.rotation * glm::conjugate(p.transform.rotation);
@@ -140,7 +167,6 @@ void World::move_piece(PieceId id, const gjk::Transform& pose, float dt) {
   if (sine > 0.f) m.angular = axis * (2.f * std::atan2(sine, turn.w) / (sine * dt));
   p.transform = pose;
   p.motion = m;
-  place(p.hull, p.transform, p.world_vertices, p.bounds);
   placed(id);
 }
 

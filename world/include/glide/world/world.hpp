@@ -72,12 +72,14 @@ public:
   // ---- pieces ---------------------------------------------------------------------------
 
   /// Adds a piece; its world shape is the hull placed by `transform`. Throws glide::Error for an
-  /// empty hull, a non-finite or non-unit rotation or a non-finite translation.
+  /// empty hull, a hull larger than limits::k_max_piece_size, a non-finite or non-unit rotation,
+  /// a non-finite translation, or a placed piece beyond limits::k_max_coordinate (<glide/limits.hpp>).
   PieceId add_piece(gjk::ConvexHull hull, gjk::Transform transform = {}, PieceInfo info = {});
   /// Removes a piece; throws glide::Error for an unknown or removed id.
   void remove_piece(PieceId id);
   /// Re-places a piece at once, as a teleport: no velocity, so nothing standing on it is
-  /// carried. Throws glide::Error for an unknown id or an invalid transform.
+  /// carried. Throws glide::Error for an unknown id or an invalid transform (as add_piece's); a
+  /// failed call leaves the piece where it was.
   void set_piece_transform(PieceId id, gjk::Transform transform);
 
   /// Moves a kinematic piece (a platform, a lift, a door) to `pose`, which it reaches over the
@@ -183,6 +185,7 @@ private:
   };
   void swap(World& other) noexcept;
   void placed(PieceId id); // after a piece's world vertices changed in place
+  static void replace_checked(Piece& p, const gjk::Transform& pose, const char* call);
   void rebuild() const;
   const Piece& piece(PieceId id) const;
   Piece& piece(PieceId id);
