@@ -5,8 +5,10 @@
 #include <doctest/doctest.h>
 
 #include <glide/cases/cases.hpp>
+#include <glide/cases/json.hpp>
 #include <glide/cases/record.hpp>
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 #include <glide/world/world.hpp>
 
 #include <filesystem>
@@ -239,6 +241,22 @@ TEST_CASE("update rewrites failing expectations to the actual values and keeps t
   // Without update nothing is written.
   glide::run_case_file(file);
   CHECK(read_file(file) == text);
+}
+
+TEST_CASE("JSON nested deeper than the limit is refused while parsing, naming the path") {
+  // 100,000 levels overflowed the stack of the recursive copy that followed the parse.
+  const auto file = write_file("deep.json", R"({"cases": [{"name": "deep", "world": )" + std::string(100000, '[') +
+                                                std::string(100000, ']') + "}]}");
+  const auto results = glide::run_case_file(file);
+  REQUIRE(results.size() == 1);
+  // The path names the value that would open the 65th level.
+  std::string path = "/cases/0/world";
+  for (int i = 0; i < 61; ++i) path += "/0";
+  CHECK_MESSAGE(contains(results[0].error, "deep.json: " + path + ": nested deeper than 64 arrays"), results[0].error);
+  // The limit itself is fine.
+  std::string ok = "[1]";
+  for (int i = 1; i < glide::limits::k_max_json_depth; ++i) ok = "[" + ok + "]";
+  CHECK(glide::cases::parse_json(ok, "ok").is_array());
 }
 
 TEST_CASE("a missing path is an error naming it") {
