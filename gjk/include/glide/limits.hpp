@@ -28,7 +28,7 @@ inline constexpr float k_min_cell_size = 1e-3f;
 /// Deepest nesting of arrays and objects in a JSON file (levels).
 inline constexpr int k_max_json_depth = 64;
 /// Largest OBJ file the level loader reads (bytes).
-inline constexpr std::size_t k_max_obj_bytes = std::size_t{256} << 20;
+inline constexpr std::size_t k_max_obj_bytes = std::size_t{64} << 20;
 /// Most distinct vertices of one OBJ object (count): each becomes a convex piece.
 inline constexpr std::size_t k_max_obj_object_vertices = 100000;
 
