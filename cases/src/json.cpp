@@ -179,6 +179,20 @@ glm::vec3 Node::vec3() const {
   return {element(0).real(), element(1).real(), element(2).real()};
 }
 
+glm::vec3 Node::position() const {
+  const glm::vec3 v = vec3();
+  if (!limits::in_range(v))
+    fail("expected coordinates within +-" + limits::number_text(limits::k_max_coordinate) + " m, got " +
+         value_->dump());
+  return v;
+}
+
+float Node::at_most(float max) const {
+  const float v = non_negative();
+  if (v > max) fail("expected a number in [0, " + limits::number_text(max) + "], got " + value_->dump());
+  return v;
+}
+
 glm::vec2 Node::vec2() const {
   if (!value_->is_array() || value_->size() != 2)
     fail("expected [x, z], got " +
@@ -194,7 +208,7 @@ std::vector<float> Node::reals() const {
 
 std::vector<glm::vec3> Node::points() const {
   std::vector<glm::vec3> out(size());
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = element(i).vec3();
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = element(i).position();
   return out;
 }
 
