@@ -8,7 +8,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
-  // The shipped level's OBJ and terrain beside the fuzzed files, where the seed names them.
+  // The shipped level's OBJ and terrain beside the fuzzed files, where the corpus names them.
   static const bool linked = [] {
     const auto dir = glide::fuzz::write_input("level.json", nullptr, 0).parent_path();
     for (const char* name : {"demo.obj", "demo_terrain.png"}) {
