@@ -135,6 +135,10 @@ public:
   /// First contact of `capsule` moved along `motion` (m). Among hits closer than
   /// settings.tie_distance to the earliest one, pieces win over terrain and the smallest piece
   /// id wins among pieces, so simultaneous hits resolve the same way whatever the build order.
+  /// A motion of any finite length is answered (one longer than the valid range can hold is
+  /// shortened, its fraction scaled back). Non-finite input finds nothing; a finite capsule
+  /// beyond the valid range (<glide/limits.hpp>) throws glide::Error, as it does in
+  /// overlap_capsule and closest, and so does a ray origin beyond it in raycast.
   SweepHit sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& motion, const QueryFilter& filter = {},
                          const SweepSettings& settings = {}) const;
 
