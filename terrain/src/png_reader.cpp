@@ -48,14 +48,16 @@ struct StbFree {
 };
 
 // The file without its empty IDAT chunks: they add no data, and stb_image copies the first
-// one into a buffer it has not allocated yet (memcpy from a null pointer). The walk stops at
-// the first chunk that does not fit, leaving what follows to stb_image's own checks.
-std::vector<unsigned char> without_empty_idat(const std::vector<unsigned char>& bytes) {
+// one into a buffer it has not allocated yet (memcpy from a null pointer). A chunk longer than
+// the rest of the file is refused here: stb_image would first allocate its claimed length.
+std::vector<unsigned char> without_empty_idat(const std::vector<unsigned char>& bytes, const std::string& file) {
   std::vector<unsigned char> out(bytes.begin(), bytes.begin() + 8);
   std::size_t at = 8;
   while (at + 12 <= bytes.size()) {
     const std::size_t length = big_endian_u32(bytes.data() + at);
-    if (length > bytes.size() - at - 12) break;
+    if (length > bytes.size() - at - 12)
+      fail(file, "truncated data: PNG chunk of " + std::to_string(length) + " bytes at byte " + std::to_string(at) +
+                     " runs past the end of the file");
     if (length != 0 || std::memcmp(bytes.data() + at + 4, "IDAT", 4) != 0)
       out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at),
                  bytes.begin() + static_cast<std::ptrdiff_t>(at + 12 + length));
@@ -83,7 +85,7 @@ HeightmapData read_png(const std::vector<unsigned char>& bytes, const std::strin
   if (bytes.size() > static_cast<std::size_t>(INT_MAX)) fail(file, "unsupported format: PNG larger than 2 GiB");
 
   int width = 0, height = 0, channels = 0;
-  const std::vector<unsigned char> png = without_empty_idat(bytes);
+  const std::vector<unsigned char> png = without_empty_idat(bytes, file);
   const int length = static_cast<int>(png.size());
   std::unique_ptr<void, StbFree> pixels(
       bit_depth == 16 ? static_cast<void*>(stbi_load_16_from_memory(png.data(), length, &width, &height, &channels, 1))

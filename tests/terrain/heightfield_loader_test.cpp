@@ -125,7 +125,7 @@ TEST_CASE("8-bit PNG written by stb_image_write round-trips") {
   check_matches(load_heightfield(file, placed), rows, columns, samples, 255.f, placed);
 }
 
-TEST_CASE("an empty IDAT chunk adds nothing: the PNG loads as without it") {
+TEST_CASE("an empty IDAT chunk adds nothing; a chunk past the end of the file is truncated data") {
   // stb_image copied the first, empty one from a null pointer (undefined behaviour).
   const int rows = 3, columns = 4;
   const std::vector<int> samples = pattern(rows, columns, 255);
@@ -142,6 +142,14 @@ TEST_CASE("an empty IDAT chunk adds nothing: the PNG loads as without it") {
   std::ofstream(file, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   check_matches(load_heightfield(file, placed), rows, columns, samples, 255.f, placed);
+  // A chunk claiming more bytes than the file holds is truncated data (stb_image allocated
+  // its claimed length first: 2 GiB for this one).
+  bytes[33] = 0x7f;
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  CHECK_THROWS_WITH_AS(load_heightfield(file),
+                       doctest::Contains("empty_idat.png': truncated data: PNG chunk of 2130706432 bytes"),
+                       glide::Error);
 }
 
 TEST_CASE("16-bit PNG round-trips") {
