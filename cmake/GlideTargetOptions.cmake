@@ -6,6 +6,12 @@ if(GLIDE_SANITIZE)
   add_link_options(-fsanitize=address,undefined -fno-sanitize-recover=all)
 endif()
 
+if(GLIDE_BUILD_FUZZ)
+  # Coverage and sanitizers on everything the fuzz targets reach; each target links the fuzzer.
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined -fno-sanitize-recover=all)
+endif()
+
 # glide_target_options(<target>): C++20, warnings, and floating-point contraction off so
 # results do not change with the optimisation level. Never -ffast-math: GJK termination
 # relies on IEEE comparisons and NaN checks.

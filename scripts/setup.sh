@@ -3,8 +3,8 @@
 
 GLIDE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Build tools and the libraries every build needs.
-GLIDE_PACKAGES=(g++ cmake make pkg-config libglm-dev doctest-dev libtinyobjloader-dev libcli11-dev
+# Build tools and the libraries every build needs; clang is CI's second compiler.
+GLIDE_PACKAGES=(g++ clang cmake make pkg-config libglm-dev doctest-dev libtinyobjloader-dev libcli11-dev
   nlohmann-json3-dev libstb-dev libbenchmark-dev)
 # The viewer (glide demo --view) and its test under a virtual display with software OpenGL.
 GLIDE_PACKAGES+=(libglfw3-dev libimgui-dev xvfb xauth libgl1-mesa-dri)

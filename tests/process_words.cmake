@@ -12,7 +12,7 @@ endif()
 get_filename_component(GLIDE_SOURCE_DIR "${GLIDE_SOURCE_DIR}" REALPATH)
 get_filename_component(self "${CMAKE_CURRENT_LIST_FILE}" REALPATH)
 
-set(source_dirs gjk terrain world controller cases demo tests bench scripts cmake)
+set(source_dirs gjk terrain world controller cases demo tests bench fuzz scripts cmake)
 set(globs "${GLIDE_SOURCE_DIR}/README.md" "${GLIDE_SOURCE_DIR}/CMakeLists.txt" "${GLIDE_SOURCE_DIR}/docs/*.md"
   "${GLIDE_SOURCE_DIR}/demo/levels/*.md")
 foreach(dir IN LISTS source_dirs)

@@ -13,7 +13,7 @@ MoveQuery parse_move(Fields& query) {
   MoveQuery m;
   if (const auto c = query.optional("controller")) read_settings(*c, controller_settings_table(), m.settings);
   Fields start(query.required("start"));
-  m.start = start.required("position").vec3();
+  m.start = start.required("position").position();
   if (const auto v = start.optional("velocity")) m.start_velocity = v->vec3();
   start.done({"position", "velocity"});
   if (const auto dt = query.optional("dt")) {

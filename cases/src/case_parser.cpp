@@ -140,7 +140,7 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
     break;
   }
   case QueryType::raycast: {
-    q.origin = f.required("origin").vec3();
+    q.origin = f.required("origin").position();
     const Node d = f.required("direction");
     const glm::vec3 dir = d.vec3();
     if (!(glm::length(dir) > 1e-12f)) d.fail("direction has zero length");

@@ -1,7 +1,11 @@
 #include "case_shapes.hpp"
 
+#include <glide/limits.hpp>
+#include <glide/terrain/heightfield_loader.hpp>
+
 #include <glm/gtc/quaternion.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -38,7 +42,7 @@ glm::quat rotation_from(Fields& f) {
 
 gjk::Transform pose_from(Fields& f) {
   gjk::Transform t;
-  if (const auto p = f.optional("position")) t.translation = p->vec3();
+  if (const auto p = f.optional("position")) t.translation = p->position();
   t.rotation = rotation_from(f);
   return t;
 }
@@ -55,11 +59,11 @@ ShapeDef parse_shape(const Node& node, const std::filesystem::path& base_dir) {
     s.points = {glm::vec3(0.f)};
   } else if (type == "segment") {
     s.kind = ShapeDef::Kind::segment;
-    s.points = {f.required("a").vec3(), f.required("b").vec3()};
+    s.points = {f.required("a").position(), f.required("b").position()};
     accepted = {"type", "a", "b"};
   } else if (type == "triangle") {
     s.kind = ShapeDef::Kind::triangle;
-    s.points = {f.required("a").vec3(), f.required("b").vec3(), f.required("c").vec3()};
+    s.points = {f.required("a").position(), f.required("b").position(), f.required("c").position()};
     accepted = {"type", "a", "b", "c"};
   } else if (type == "box") {
     s.kind = ShapeDef::Kind::box;
@@ -67,15 +71,18 @@ ShapeDef parse_shape(const Node& node, const std::filesystem::path& base_dir) {
     s.half_extents = h.vec3();
     if (!(s.half_extents.x >= 0.f && s.half_extents.y >= 0.f && s.half_extents.z >= 0.f))
       h.fail("half extents must be >= 0");
+    if (std::max({s.half_extents.x, s.half_extents.y, s.half_extents.z}) > 0.5f * limits::k_max_piece_size)
+      h.fail("half extents must be at most " + limits::number_text(0.5f * limits::k_max_piece_size) +
+             " m (the largest piece), got " + h.json().dump());
     accepted = {"type", "half_extents"};
   } else if (type == "sphere") {
     s.kind = ShapeDef::Kind::sphere;
-    s.radius = f.required("radius").non_negative();
+    s.radius = f.required("radius").at_most(0.5f * limits::k_max_piece_size);
     accepted = {"type", "radius"};
   } else if (type == "capsule") {
     s.kind = ShapeDef::Kind::capsule;
-    s.points = {f.required("a").vec3(), f.required("b").vec3()};
-    s.radius = f.required("radius").non_negative();
+    s.points = {f.required("a").position(), f.required("b").position()};
+    s.radius = f.required("radius").at_most(0.5f * limits::k_max_piece_size);
     accepted = {"type", "a", "b", "radius"};
   } else if (type == "hull") {
     s.kind = ShapeDef::Kind::hull;
@@ -98,11 +105,19 @@ ShapeDef parse_shape(const Node& node, const std::filesystem::path& base_dir) {
     accepted = {"type", "path", "rows", "columns", "heights", "cell_size", "height_scale", "height_offset"};
     if (const auto path = f.optional("path")) {
       s.file = base_dir / path->string();
-      for (const char* inline_key : {"rows", "columns", "heights"})
-        if (f.has(inline_key)) node.fail(std::string("give either \"path\" or \"") + inline_key + "\", not both");
+      if (f.has("heights")) node.fail("give either \"path\" or \"heights\", not both");
+      // A raw float32 file does not know its size: rows and columns come with it, and only with it.
+      if (is_raw_heightmap(s.file)) {
+        s.rows = f.required("rows").integer(2, Heightfield::k_max_dimension);
+        s.columns = f.required("columns").integer(2, Heightfield::k_max_dimension);
+      } else {
+        for (const char* raw_key : {"rows", "columns"})
+          if (const auto n = f.optional(raw_key))
+            n->fail(std::string("only a raw heightmap (.raw, .r32, .f32) or \"heights\" takes \"") + raw_key + "\"");
+      }
     } else {
-      s.rows = f.required("rows").integer(2, 1 << 14);
-      s.columns = f.required("columns").integer(2, 1 << 14);
+      s.rows = f.required("rows").integer(2, Heightfield::k_max_dimension);
+      s.columns = f.required("columns").integer(2, Heightfield::k_max_dimension);
       const Node h = f.required("heights");
       if (h.size() > 0 && h.element(0).is_array()) {
         // One array per row (+z), each of `columns` heights (+x).

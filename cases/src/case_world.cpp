@@ -34,6 +34,8 @@ Heightfield make_terrain(const ShapeDef& s, const glm::vec3& position) {
     settings.origin = position;
     settings.height_scale = s.height_scale;
     settings.height_offset = s.height_offset;
+    settings.raw_rows = s.rows; // 0 but for raw files
+    settings.raw_columns = s.columns;
     return load_heightfield(s.file, settings);
   }
   return Heightfield({.rows = s.rows,

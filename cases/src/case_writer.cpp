@@ -122,7 +122,12 @@ void write_text_file(const std::filesystem::path& path, const std::string& text)
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw Error(tmp.string() + ": cannot write");
     out << text;
-    if (!out.flush()) throw Error(tmp.string() + ": write failed");
+    out.close(); // a full disk may show only here
+    if (!out) {
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);
+      throw Error(tmp.string() + ": write failed");
+    }
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);

@@ -1,6 +1,7 @@
 #include <glide/cases/json.hpp>
 
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 
 #include <cmath>
 #include <fstream>
@@ -38,13 +39,28 @@ Json parse_json(const std::string& text, const std::string& label) {
   const auto element_done = [&stack] {
     if (!stack.empty() && !stack.back().object) ++stack.back().index;
   };
+  // The path of the value being read in the first `depth` open containers.
+  const auto path_of = [&stack](std::size_t depth) {
+    std::string path;
+    for (std::size_t i = 0; i < depth; ++i)
+      path.append("/").append(stack[i].object ? pointer_escape(stack[i].key) : std::to_string(stack[i].index));
+    return path.empty() ? std::string("/") : path;
+  };
+  // Deeper documents are refused while parsing: copying or walking them recursively would
+  // overflow the stack.
+  const auto open = [&](bool object) {
+    if (stack.size() >= static_cast<std::size_t>(limits::k_max_json_depth))
+      throw Error(label + ": " + path_of(stack.size()) + ": nested deeper than " +
+                  std::to_string(limits::k_max_json_depth) + " arrays and objects");
+    stack.push_back({object, {}, {}, 0});
+  };
   const auto callback = [&](int, Json::parse_event_t event, Json& parsed) {
     switch (event) {
     case Json::parse_event_t::object_start:
-      stack.push_back({true, {}, {}, 0});
+      open(true);
       break;
     case Json::parse_event_t::array_start:
-      stack.push_back({false, {}, {}, 0});
+      open(false);
       break;
     case Json::parse_event_t::object_end:
     case Json::parse_event_t::array_end:
@@ -54,12 +70,8 @@ Json parse_json(const std::string& text, const std::string& label) {
     case Json::parse_event_t::key: {
       Frame& top = stack.back();
       top.key = parsed.get<std::string>();
-      if (!top.keys.insert(top.key).second) {
-        std::string path;
-        for (std::size_t i = 0; i + 1 < stack.size(); ++i)
-          path.append("/").append(stack[i].object ? pointer_escape(stack[i].key) : std::to_string(stack[i].index));
-        throw Error(label + ": " + (path.empty() ? "/" : path) + ": duplicate field \"" + top.key + "\"");
-      }
+      if (!top.keys.insert(top.key).second)
+        throw Error(label + ": " + path_of(stack.size() - 1) + ": duplicate field \"" + top.key + "\"");
       break;
     }
     case Json::parse_event_t::value:
@@ -167,6 +179,20 @@ glm::vec3 Node::vec3() const {
   return {element(0).real(), element(1).real(), element(2).real()};
 }
 
+glm::vec3 Node::position() const {
+  const glm::vec3 v = vec3();
+  if (!limits::in_range(v))
+    fail("expected coordinates within +-" + limits::number_text(limits::k_max_coordinate) + " m, got " +
+         value_->dump());
+  return v;
+}
+
+float Node::at_most(float max) const {
+  const float v = non_negative();
+  if (v > max) fail("expected a number in [0, " + limits::number_text(max) + "], got " + value_->dump());
+  return v;
+}
+
 glm::vec2 Node::vec2() const {
   if (!value_->is_array() || value_->size() != 2)
     fail("expected [x, z], got " +
@@ -182,7 +208,7 @@ std::vector<float> Node::reals() const {
 
 std::vector<glm::vec3> Node::points() const {
   std::vector<glm::vec3> out(size());
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = element(i).vec3();
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = element(i).position();
   return out;
 }
 

@@ -1,11 +1,13 @@
 #include <glide/controller/controller.hpp>
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 #include <glide/world/world.hpp>
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/constants.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace glide {
@@ -18,12 +20,35 @@ std::string to_string(const glm::vec3& v) {
   return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
 }
 
+void check_position(const glm::vec3& p, const char* what) {
+  if (!finite(p)) throw Error(std::string(what) + " " + to_string(p) + " is not finite");
+  if (!limits::in_range(p))
+    throw Error(std::string(what) + " " + limits::vec_text(p) +
+                " is beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
+}
+
 } // namespace
+
+// velocity * dt in double: its float product may overflow where the inputs do not.
+void Controller::check_motion(const glm::vec3& velocity, float dt, const char* what) {
+  if (!finite(velocity)) throw Error(std::string(what) + " " + to_string(velocity) + " is not finite");
+  const double x = velocity.x, y = velocity.y, z = velocity.z;
+  const double distance = std::sqrt(x * x + y * y + z * z) * dt;
+  if (distance > limits::k_max_move_distance)
+    throw Error(std::string(what) + " " + limits::vec_text(velocity) + " times dt " + limits::number_text(dt) +
+                " s moves " +
+                [&] {
+                  char text[32];
+                  std::snprintf(text, sizeof text, "%.6g", distance);
+                  return std::string(text);
+                }() +
+                " m, more than the " + limits::number_text(limits::k_max_move_distance) + " m of one move");
+}
 
 Controller::Controller(const World& world, const ControllerSettings& settings, const glm::vec3& position)
     : world_(&world), settings_(settings), position_(position) {
   validate(settings_);
-  if (!finite(position)) throw Error("Controller: start position " + to_string(position) + " is not finite");
+  check_position(position, "Controller: start position");
   trace_.iterations.reserve(static_cast<std::size_t>(2 * settings_.max_slide_iterations + 4));
   update_ground();
   seen_revision_ = world_->revision();
@@ -117,6 +142,13 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
   if (!finite(velocity)) throw Error("Controller::move: velocity " + to_string(velocity) + " is not finite");
   if (!std::isfinite(dt) || !(dt > 0.f))
     throw Error("Controller::move: dt = " + std::to_string(dt) + " must be positive and finite (s)");
+  check_motion(velocity, dt, "Controller::move: velocity");
+  // Checked before anything changes: the world's pieces lie in the range, so the character
+  // leaves it only by its own motion.
+  if (!limits::in_range(position_ + velocity * dt))
+    throw Error("Controller::move: the move would take the character from " + limits::vec_text(position_) + " to " +
+                limits::vec_text(position_ + velocity * dt) +
+                ", beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
 
   MoveResult result;
   trace_.iterations.clear();
@@ -177,7 +209,7 @@ void Controller::record_hit(const SweepHit& hit, float fraction, MoveResult& res
 }
 
 void Controller::teleport(const glm::vec3& position) {
-  if (!finite(position)) throw Error("Controller::teleport: position " + to_string(position) + " is not finite");
+  check_position(position, "Controller::teleport: position");
   position_ = position;
   trace_.iterations.clear();
   update_ground();
@@ -195,6 +227,14 @@ bool Controller::room_for(const ControllerSettings& shape) const {
 bool Controller::resize(float height) {
   ControllerSettings changed = settings_;
   changed.height = height;
+  // A height the other settings do not allow (a crouch below step_height plus the radii) is
+  // the game's mistake, not a lack of room: it throws, naming what to change with set_settings.
+  try {
+    validate(changed);
+  } catch (const Error& e) {
+    throw Error("Controller::resize(" + limits::number_text(height) + "): " + e.what() +
+                "; change the settings that depend on the height with set_settings");
+  }
   return set_settings(changed);
 }
 

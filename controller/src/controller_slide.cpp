@@ -42,6 +42,7 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
     if (listener_) {
       glm::vec3 velocity = remaining / dt;
       listener_->on_adjust_velocity(result.hits[static_cast<std::size_t>(result.hit_count - 1)], velocity);
+      check_motion(velocity, dt, "ContactListener::on_adjust_velocity returned velocity");
       remaining = velocity * dt;
     }
 

@@ -58,9 +58,9 @@ fields::Table<PlayerSettings> player_settings_table() {
   using fields::Kind;
   // clang-format off
   static const fields::Field<S> rows[] = {
-    {"gravity", &S::gravity, Kind::real, "m/s^2", closed<S>(0), {}, {0, 40},
+    {"gravity", &S::gravity, Kind::real, "m/s^2", closed<S>(0), closed<S>(1000), {0, 40},
      "Movement", "downward acceleration along -up"},
-    {"jump_speed", &S::jump_speed, Kind::real, "m/s", closed<S>(0), {}, {0, 15},
+    {"jump_speed", &S::jump_speed, Kind::real, "m/s", closed<S>(0), closed<S>(1000), {0, 15},
      "Movement", "upward speed at take-off"},
     {"keep_ground_velocity", &S::keep_ground_velocity, Kind::boolean, "true or false", {}, {}, {},
      "Movement", "leaving moving ground, keep its velocity"},

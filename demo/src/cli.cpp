@@ -28,7 +28,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     out << app.help();
     return 0;
   }
-  return action();
+  const int code = action();
+  // A full disk or a closed pipe: say so rather than exit 0 with the report lost.
+  if (!out.flush()) {
+    err << "glide: cannot write to standard output\n";
+    return code == 0 ? 2 : code;
+  }
+  return code;
 }
 
 } // namespace glide::cli

@@ -32,13 +32,18 @@ Waypoint read_waypoint(const Node& node, const Waypoint& defaults, bool needs_ta
   Fields f(node);
   Waypoint w = defaults;
   if (const auto n = f.optional("name")) w.name = n->string();
-  if (needs_target) w.target = f.required("to").vec3();
-  if (const auto n = needs_target ? std::nullopt : f.optional("to")) w.target = n->vec3();
-  if (const auto n = f.optional("speed")) w.speed = n->positive();
+  if (needs_target) w.target = f.required("to").position();
+  if (const auto n = needs_target ? std::nullopt : f.optional("to")) w.target = n->position();
+  if (const auto n = f.optional("speed")) {
+    w.speed = n->positive();
+    if (w.speed > k_max_tour_speed)
+      n->fail("expected a speed of at most " + std::to_string(static_cast<int>(k_max_tour_speed)) + " m/s, got " +
+              n->json().dump());
+  }
   if (const auto n = f.optional("radius")) w.radius = n->positive();
-  if (const auto n = f.optional("timeout")) w.timeout = n->non_negative();
-  if (const auto n = f.optional("wait")) w.wait = n->non_negative();
-  if (const auto n = f.optional("until")) w.until = n->non_negative();
+  if (const auto n = f.optional("timeout")) w.timeout = n->at_most(k_max_leg_seconds);
+  if (const auto n = f.optional("wait")) w.wait = n->at_most(k_max_leg_seconds);
+  if (const auto n = f.optional("until")) w.until = n->at_most(k_max_leg_seconds);
   if (const auto n = f.optional("jump")) w.jump = n->boolean();
   if (const auto n = f.optional("expect")) w.expect = expect_from(*n);
   f.done({"name", "to", "speed", "radius", "timeout", "wait", "until", "jump", "expect"});
@@ -79,7 +84,7 @@ DemoLevel load_demo_level(const fs::path& file, const fs::path& script) {
   level.file = file;
   level.name = file.stem().string();
   if (const auto n = top.optional("name")) level.name = n->string();
-  level.spawn = top.required("spawn").vec3();
+  level.spawn = top.required("spawn").position();
   level.obj_file = dir / top.required("obj").string();
 
   if (const auto terrain = top.optional("terrain")) {
@@ -91,10 +96,19 @@ DemoLevel load_demo_level(const fs::path& file, const fs::path& script) {
       if (!(c.x > 0.f && c.y > 0.f)) cell->fail("must be positive, got " + cell->json().dump());
       s.cell_size = c;
     }
-    if (const auto n = t.optional("origin")) s.origin = n->vec3();
+    if (const auto n = t.optional("origin")) s.origin = n->position();
     if (const auto n = t.optional("height_scale")) s.height_scale = n->real();
     if (const auto n = t.optional("height_offset")) s.height_offset = n->real();
-    t.done({"file", "cell_size", "origin", "height_scale", "height_offset"});
+    // A raw float32 file does not know its size: rows and columns come with it, and only with it.
+    if (is_raw_heightmap(level.terrain_file)) {
+      s.raw_rows = t.required("rows").integer(2, Heightfield::k_max_dimension);
+      s.raw_columns = t.required("columns").integer(2, Heightfield::k_max_dimension);
+    } else {
+      for (const char* raw_key : {"rows", "columns"})
+        if (const auto n = t.optional(raw_key))
+          n->fail(std::string("only a raw heightmap (.raw, .r32, .f32) takes \"") + raw_key + "\"");
+    }
+    t.done({"file", "cell_size", "origin", "height_scale", "height_offset", "rows", "columns"});
   }
 
   // Kinematic pieces: an OBJ object each and its motion, resolved once the OBJ is loaded.

@@ -27,15 +27,23 @@ enum class Expect : std::uint8_t {
 };
 
 /// One leg of the tour: the walker steers toward `target` until it is within `radius`.
+/// Bounds of a tour script's times and speeds, so every tour ends: each leg walks at most
+/// k_max_leg_seconds before its timeout and idles at most as long.
+inline constexpr float k_max_leg_seconds = 3600.f; ///< (s)
+inline constexpr float k_max_tour_speed = 100.f;   ///< (m/s)
+
 struct Waypoint {
   std::string name;
-  glm::vec3 target{0.f}; ///< (m, world); only x and z steer, y is where the ground is (drawing)
-  float speed = 4.f;     ///< walking speed on this leg (m/s, > 0)
+  glm::vec3 target{0.f}; ///< (m, world, in the valid range); only x and z steer, y is where the ground is (drawing)
+  float speed = 4.f;     ///< walking speed on this leg (m/s, in (0, k_max_tour_speed])
   float radius = 0.3f;   ///< reached within this horizontal distance (m, > 0)
-  float timeout = 0.f;   ///< give up after this long (s, >= 0); 0 = twice the straight walk + 2 s
-  float wait = 0.f;      ///< idle this long once reached (s, >= 0)
-  float until = 0.f;     ///< and idle until the tour's clock reads this (s, >= 0): meets a lift or a door on time
-  bool jump = false;     ///< jump when the leg starts (if on the ground)
+  /// give up after this long (s, in [0, k_max_leg_seconds]); 0 = twice the straight walk + 2 s,
+  /// at most k_max_leg_seconds
+  float timeout = 0.f;
+  float wait = 0.f; ///< idle this long once reached (s, in [0, k_max_leg_seconds])
+  /// and idle until the tour's clock reads this (s, in [0, k_max_leg_seconds]): meets a lift or a door on time
+  float until = 0.f;
+  bool jump = false; ///< jump when the leg starts (if on the ground)
   Expect expect = Expect::reach;
 };
 

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <string>
+#include <vector>
 
 // stb's writer and font are header-only; both are compiled here with static linkage so they
 // never clash with another copy in the program (the viewer's screenshots).
@@ -270,8 +272,19 @@ void write_png(const std::filesystem::path& file, const MapImage& image) {
     std::error_code ec;
     std::filesystem::create_directories(file.parent_path(), ec);
   }
-  if (stbi_write_png(name.c_str(), image.width, image.height, 3, image.rgb.data(), image.width * 3) == 0)
-    throw Error(name + ": cannot write the PNG (missing folder or no permission?)");
+  // Encoded in memory and written here: stb's own file writing ignores write errors (a full disk).
+  std::vector<char> png;
+  const auto append = [](void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<char>*>(context);
+    out->insert(out->end(), static_cast<char*>(data), static_cast<char*>(data) + size);
+  };
+  if (stbi_write_png_to_func(append, &png, image.width, image.height, 3, image.rgb.data(), image.width * 3) == 0)
+    throw Error(name + ": cannot encode the PNG");
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error(name + ": cannot write the PNG (missing folder or no permission?)");
+  out.write(png.data(), static_cast<std::streamsize>(png.size()));
+  out.close();
+  if (!out) throw Error(name + ": cannot write the PNG: write failed (disk full?)");
 }
 
 } // namespace glide::demo

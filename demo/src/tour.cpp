@@ -61,7 +61,7 @@ void TourWalker::begin_leg() {
   if (leg_ >= static_cast<int>(script_->waypoints.size())) return;
   const Waypoint& w = script_->waypoints[static_cast<std::size_t>(leg_)];
   const float distance = glm::length(xz(w.target) - xz(controller_.position()));
-  leg_timeout_ = w.timeout > 0.f ? w.timeout : 2.f * distance / w.speed + 2.f;
+  leg_timeout_ = w.timeout > 0.f ? w.timeout : std::min(2.f * distance / w.speed + 2.f, k_max_leg_seconds);
   jump_pending_ = w.jump;
   reports_.push_back({w.name, w.expect, false, 0, 0, 0, 0});
 }

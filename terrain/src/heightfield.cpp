@@ -1,4 +1,5 @@
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 #include <glide/terrain/heightfield.hpp>
 
 #include <glm/geometric.hpp>
@@ -11,16 +12,14 @@ namespace glide {
 
 namespace {
 
-// Coordinates beyond this are rejected so that differences and products of positions stay
-// far from float overflow in every query.
-constexpr float k_max_coordinate = 1e9f; // (m)
+// Coordinates are those of the valid range (limits.hpp), so that differences and products of
+// positions stay far from float overflow in every query.
+using limits::in_range;
+using limits::number_text;
 
-std::string vec_text(glm::vec2 v) { return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ")"; }
-std::string vec_text(glm::vec3 v) {
-  return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
-}
-
-bool in_range(float v) { return std::abs(v) <= k_max_coordinate; } // false for NaN and infinities
+std::string vec_text(glm::vec2 v) { return "(" + number_text(v.x) + ", " + number_text(v.y) + ")"; }
+std::string vec_text(glm::vec3 v) { return limits::vec_text(v); }
+const std::string k_range = number_text(limits::k_max_coordinate) + " m";
 
 } // namespace
 
@@ -38,17 +37,20 @@ Heightfield::Heightfield(HeightfieldDef def)
                 " per side");
   if (heights_.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(columns))
     throw Error("Heightfield: " + std::to_string(heights_.size()) + " heights for " + dims + " samples");
-  if (!(cell_size.x > 0.f) || !(cell_size.y > 0.f) || !in_range(cell_size.x) || !in_range(cell_size.y))
-    throw Error("Heightfield: cell_size must be positive and finite, got " + vec_text(cell_size));
-  if (!in_range(origin.x) || !in_range(origin.y) || !in_range(origin.z))
-    throw Error("Heightfield: origin must be finite (|v| <= 1e9 m), got " + vec_text(origin));
+  // Smaller cells make a triangle's normal overflow; larger ones a triangle beyond a piece's size.
+  if (!(cell_size.x >= limits::k_min_cell_size) || !(cell_size.y >= limits::k_min_cell_size) ||
+      !(cell_size.x <= limits::k_max_piece_size) || !(cell_size.y <= limits::k_max_piece_size))
+    throw Error("Heightfield: cell_size must be in [" + number_text(limits::k_min_cell_size) + ", " +
+                number_text(limits::k_max_piece_size) + "] m, got " + vec_text(cell_size));
+  if (!in_range(origin))
+    throw Error("Heightfield: origin must be finite (|v| <= " + k_range + "), got " + vec_text(origin));
   if (!std::isfinite(height_scale) || !std::isfinite(height_offset))
     throw Error("Heightfield: height_scale and height_offset must be finite, got " + std::to_string(height_scale) +
                 " and " + std::to_string(height_offset));
   const float x_end = origin.x + static_cast<float>(columns - 1) * cell_size.x;
   const float z_end = origin.z + static_cast<float>(rows - 1) * cell_size.y;
   if (!in_range(x_end) || !in_range(z_end))
-    throw Error("Heightfield: far corner (" + std::to_string(x_end) + ", " + std::to_string(z_end) + ") beyond 1e9 m");
+    throw Error("Heightfield: far corner (" + number_text(x_end) + ", " + number_text(z_end) + ") beyond " + k_range);
   inverse_cell_size_ = 1.f / cell_size;
 
   const float base = origin.y + height_offset;
@@ -57,8 +59,9 @@ Heightfield::Heightfield(HeightfieldDef def)
     const float y = base + height_scale * raw;
     if (!std::isfinite(raw) || !in_range(y))
       throw Error("Heightfield: sample (row " + std::to_string(i / static_cast<std::size_t>(columns)) + ", column " +
-                  std::to_string(i % static_cast<std::size_t>(columns)) + ") height " + std::to_string(raw) +
-                  " is not finite or beyond 1e9 m after scale and offset");
+                  std::to_string(i % static_cast<std::size_t>(columns)) + ") height " + number_text(raw) + " is " +
+                  (std::isfinite(raw) ? number_text(y) + " m after scale and offset, beyond " + k_range
+                                      : std::string("not finite")));
     heights_[i] = y;
   }
   build_block_bounds();

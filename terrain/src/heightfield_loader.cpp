@@ -91,12 +91,16 @@ HeightmapData read_raw(const std::filesystem::path& path, const std::string& fil
 
 } // namespace
 
+bool is_raw_heightmap(const std::filesystem::path& path) {
+  const std::string ext = lower_extension(path);
+  return ext == ".raw" || ext == ".r32" || ext == ".f32";
+}
+
 Heightfield load_heightfield(const std::filesystem::path& path, const HeightfieldLoadSettings& settings) {
   const std::string file = path.string();
   const std::uintmax_t size = file_size_or_fail(path, file);
-  const std::string ext = lower_extension(path);
   HeightmapData data;
-  if (ext == ".raw" || ext == ".r32" || ext == ".f32") {
+  if (is_raw_heightmap(path)) {
     data = read_raw(path, file, size, settings);
   } else {
     if (size > (std::uintmax_t{1} << 32)) fail(file, "unsupported format: image file larger than 4 GiB");

@@ -47,6 +47,26 @@ struct StbFree {
   void operator()(void* p) const { stbi_image_free(p); }
 };
 
+// The file without its empty IDAT chunks: they add no data, and stb_image copies the first
+// one into a buffer it has not allocated yet (memcpy from a null pointer). A chunk longer than
+// the rest of the file is refused here: stb_image would first allocate its claimed length.
+std::vector<unsigned char> without_empty_idat(const std::vector<unsigned char>& bytes, const std::string& file) {
+  std::vector<unsigned char> out(bytes.begin(), bytes.begin() + 8);
+  std::size_t at = 8;
+  while (at + 12 <= bytes.size()) {
+    const std::size_t length = big_endian_u32(bytes.data() + at);
+    if (length > bytes.size() - at - 12)
+      fail(file, "truncated data: PNG chunk of " + std::to_string(length) + " bytes at byte " + std::to_string(at) +
+                     " runs past the end of the file");
+    if (length != 0 || std::memcmp(bytes.data() + at + 4, "IDAT", 4) != 0)
+      out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                 bytes.begin() + static_cast<std::ptrdiff_t>(at + 12 + length));
+    at += 12 + length;
+  }
+  out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.end());
+  return out;
+}
+
 } // namespace
 
 HeightmapData read_png(const std::vector<unsigned char>& bytes, const std::string& file) {
@@ -65,11 +85,11 @@ HeightmapData read_png(const std::vector<unsigned char>& bytes, const std::strin
   if (bytes.size() > static_cast<std::size_t>(INT_MAX)) fail(file, "unsupported format: PNG larger than 2 GiB");
 
   int width = 0, height = 0, channels = 0;
-  const int length = static_cast<int>(bytes.size());
+  const std::vector<unsigned char> png = without_empty_idat(bytes, file);
+  const int length = static_cast<int>(png.size());
   std::unique_ptr<void, StbFree> pixels(
-      bit_depth == 16
-          ? static_cast<void*>(stbi_load_16_from_memory(bytes.data(), length, &width, &height, &channels, 1))
-          : static_cast<void*>(stbi_load_from_memory(bytes.data(), length, &width, &height, &channels, 1)));
+      bit_depth == 16 ? static_cast<void*>(stbi_load_16_from_memory(png.data(), length, &width, &height, &channels, 1))
+                      : static_cast<void*>(stbi_load_from_memory(png.data(), length, &width, &height, &channels, 1)));
   if (!pixels) fail(file, std::string("truncated data or corrupt PNG (stb_image: ") + stbi_failure_reason() + ")");
   if (static_cast<std::uint32_t>(width) != columns || static_cast<std::uint32_t>(height) != rows)
     fail(file, "malformed PNG: decoded size differs from the header");

@@ -5,8 +5,11 @@
 #include <doctest/doctest.h>
 
 #include <glide/cases/cases.hpp>
+#include <glide/cases/json.hpp>
 #include <glide/cases/record.hpp>
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
+#include <glide/terrain/heightfield.hpp>
 #include <glide/world/world.hpp>
 
 #include <filesystem>
@@ -113,6 +116,11 @@ TEST_CASE("malformed files name the file, the case and the JSON path") {
        {"case \"capsule_too_short\"", "/cases/0/query/controller", "ControllerSettings.height", "0.8"}},
       {"duplicate_field.json", {"duplicate_field.json: ", "/cases/0/expect", "duplicate field \"distance\""}},
       {"number_overflow.json", {"number_overflow.json: ", "number overflow", "1e999"}},
+      {"box_beyond_range.json",
+       {"box_beyond_range.json: ", "case \"box_larger_than_any_piece\"", "/cases/0/world/0/shape/half_extents",
+        "at most 1e+05 m (the largest piece), got [1e+38,1e+38,1e+38]"}},
+      {"move_overflow.json",
+       {"Controller::move: velocity (3e+38, -9.81, 0) times dt 1 s moves 3e+38 m, more than the 10000 m of one move"}},
       {"move_bad_motion.json",
        {"case \"lift_keys_out_of_order\"", "/cases/0/world/0/motion/keys/2/t",
         "expected a time >= the previous key's"}},
@@ -239,6 +247,59 @@ TEST_CASE("update rewrites failing expectations to the actual values and keeps t
   // Without update nothing is written.
   glide::run_case_file(file);
   CHECK(read_file(file) == text);
+}
+
+TEST_CASE("JSON nested deeper than the limit is refused while parsing, naming the path") {
+  // 100,000 levels overflowed the stack of the recursive copy that followed the parse.
+  const auto file = write_file("deep.json", R"({"cases": [{"name": "deep", "world": )" + std::string(100000, '[') +
+                                                std::string(100000, ']') + "}]}");
+  const auto results = glide::run_case_file(file);
+  REQUIRE(results.size() == 1);
+  // The path names the value that would open the 65th level.
+  std::string path = "/cases/0/world";
+  for (int i = 0; i < 61; ++i) path += "/0";
+  CHECK_MESSAGE(contains(results[0].error, "deep.json: " + path + ": nested deeper than 64 arrays"), results[0].error);
+  // The limit itself is fine.
+  std::string ok = "[1]";
+  for (int i = 1; i < glide::limits::k_max_json_depth; ++i) ok = "[" + ok + "]";
+  CHECK(glide::cases::parse_json(ok, "ok").is_array());
+}
+
+TEST_CASE("heightfields: raw files with their rows and columns, inline grids up to Heightfield's largest") {
+  // A 2 x 3 raw float32 heightmap, sample (r, c) at height r + 10 c; a ray down onto sample (1, 2).
+  {
+    std::ofstream raw(k_work_dir / "ground.f32", std::ios::binary);
+    for (int r = 0; r < 2; ++r)
+      for (int c = 0; c < 3; ++c) {
+        const float h = static_cast<float>(r + 10 * c);
+        raw.write(reinterpret_cast<const char*>(&h), sizeof h);
+      }
+  }
+  const std::string ray =
+      R"("query": {"type": "raycast", "origin": [2, 50, 1], "direction": [0, -1, 0], "max_distance": 100},)";
+  const auto raw_case = [&](const std::string& fields) {
+    return glide::run_case_file(write_file(
+        "raw.json",
+        R"({"cases": [{"name": "raw", "world": [{"name": "ground", "shape": {"type": "heightfield", "path": "ground.f32")" +
+            fields + "}}], " + ray + R"( "expect": {"point": [2, 21, 1]}}]})"));
+  };
+  const auto ok = raw_case(R"(, "rows": 2, "columns": 3)");
+  REQUIRE(ok.size() == 1);
+  CHECK_MESSAGE(ok[0].passed(), ok[0].line());
+  const auto missing = raw_case("");
+  CHECK(contains(missing.at(0).error, "/cases/0/world/0/shape: missing required field \"rows\""));
+
+  // Heightfield::k_max_dimension columns, flat at height 1.
+  const int columns = glide::Heightfield::k_max_dimension;
+  std::string heights;
+  for (int i = 0; i < 2 * columns; ++i) heights += i == 0 ? "1" : ", 1";
+  const auto wide = glide::run_case_file(write_file(
+      "wide.json",
+      R"({"cases": [{"name": "wide", "world": [{"name": "ground", "shape": {"type": "heightfield", "rows": 2, "columns": )" +
+          std::to_string(columns) + R"(, "heights": [)" + heights + "]}}], " + ray +
+          R"( "expect": {"point": [2, 1, 1]}}]})"));
+  REQUIRE(wide.size() == 1);
+  CHECK_MESSAGE(wide[0].passed(), wide[0].line());
 }
 
 TEST_CASE("a missing path is an error naming it") {

@@ -162,4 +162,51 @@ TEST_CASE("demo level errors name the file and the field") {
   CHECK(error_of(level, write_file("s5.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"jump\": true}]}")) == "no error");
   CHECK(contains(error_of(level, write_file("s6.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"until\": -2}]}")),
                  "s6.json: /waypoints/0/until: expected a number >= 0, got -2"));
+  // Tours that would never end, or walk beyond the valid range.
+  CHECK(contains(error_of(level, write_file("s7.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"wait\": 1e30}]}")),
+                 "s7.json: /waypoints/0/wait: expected a number in [0, 3600], got 1e+30"));
+  CHECK(contains(error_of(level, write_file("s8.json", "{\"waypoints\": [{\"to\": [1e29, 0, 1]}]}")),
+                 "s8.json: /waypoints/0/to: expected coordinates within +-1e+06 m, got [1e+29,0,1]"));
+  CHECK(contains(
+      error_of(level, write_file("s9.json", "{\"defaults\": {\"speed\": 1e6}, \"waypoints\": [{\"to\": [1, 0, 1]}]}")),
+      "s9.json: /defaults/speed: expected a speed of at most 100 m/s, got 1000000.0"));
+  CHECK(contains(error_of(level, write_file("s10.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"until\": 4000}]}")),
+                 "s10.json: /waypoints/0/until: expected a number in [0, 3600], got 4000"));
+}
+
+TEST_CASE("demo levels refuse device and directory OBJ paths and read raw heightmaps with their size") {
+  CHECK(contains(
+      error_of(write_file("zero.json", "{\"obj\": \"/dev/zero\", \"spawn\": [0, 0, 0], \"script\": \"s.json\"}")),
+      "/dev/zero: cannot open file: not a regular file"));
+  CHECK(contains(error_of(write_file("dir.json", "{\"obj\": \"" + work_dir().string() +
+                                                     "\", \"spawn\": [0, 0, 0], \"script\": \"s.json\"}")),
+                 "cannot open file: not a regular file"));
+  const fs::path levels = glide::demo::default_level_file().parent_path();
+  const std::string obj = (levels / "demo.obj").string();
+  // A 3 x 4 raw float32 heightmap: sample (r, c) at height r + 10 c.
+  {
+    std::ofstream raw(work_dir() / "ground.r32", std::ios::binary);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 4; ++c) {
+        const float h = static_cast<float>(r + 10 * c);
+        raw.write(reinterpret_cast<const char*>(&h), sizeof h);
+      }
+  }
+  const std::string head = "{\"obj\": \"" + obj +
+                           "\", \"spawn\": [0, 50, 0], \"script\": \"s.json\", \"terrain\": {\"file\": \"ground.r32\"";
+  CHECK(contains(error_of(write_file("raw_no_size.json", head + "}}")),
+                 "raw_no_size.json: /terrain: missing required field \"rows\""));
+  CHECK(
+      contains(error_of(write_file("png_size.json",
+                                   "{\"obj\": \"" + obj +
+                                       "\", \"spawn\": [0, 50, 0], \"script\": \"s.json\", \"terrain\": {\"file\": \"" +
+                                       (levels / "demo_terrain.png").string() + "\", \"rows\": 3}}")),
+               "png_size.json: /terrain/rows: only a raw heightmap (.raw, .r32, .f32) takes \"rows\""));
+  const glide::demo::DemoLevel level =
+      glide::demo::load_demo_level(write_file("raw.json", head + ", \"rows\": 3, \"columns\": 4}}"),
+                                   write_file("raw_tour.json", "{\"waypoints\": [{\"to\": [1, 0, 1]}]}"));
+  REQUIRE(level.world.terrain());
+  CHECK(level.world.terrain()->rows() == 3);
+  CHECK(level.world.terrain()->columns() == 4);
+  CHECK(level.world.terrain()->height(2, 3) == 32.f);
 }

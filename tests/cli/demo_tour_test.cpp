@@ -266,3 +266,34 @@ TEST_CASE("glide demo reports bad input clearly") {
   r = run_glide({"demo", "--toi-method", "guess"});
   CHECK(r.code != 0);
 }
+
+TEST_CASE("a tour ends whatever its speeds and waits: a crawling leg times out within the leg bound") {
+  glide::demo::DemoLevel level;
+  level.world.add_piece(glide::gjk::ConvexHull::box({10.f, 0.5f, 10.f}), {{1.f, 0.f, 0.f, 0.f}, {0.f, -0.5f, 0.f}});
+  level.spawn = {0.f, 0.01f, 0.f};
+  // At 1e-30 m/s the default timeout (twice the walk + 2 s) was 1e31 s: now at most an hour.
+  level.script.waypoints = {{.name = "crawl", .target = {5.f, 0.f, 0.f}, .speed = 1e-30f}};
+  const glide::demo::TourWalker walker = glide::demo::run_tour(level, glide::ControllerSettings{});
+  const glide::demo::TourStats s = walker.stats();
+  CHECK(s.finished);
+  CHECK(s.skipped == 1);
+  const float seconds = static_cast<float>(s.frames) * glide::demo::TourSettings{}.dt;
+  CHECK(seconds == doctest::Approx(glide::demo::k_max_leg_seconds).epsilon(1e-3));
+}
+
+TEST_CASE("glide demo refuses a gravity that would overflow, and a map or report it cannot write") {
+  Run r = run_glide({"demo", "--gravity", "1e30", "--frames", "10", "-o", (work_dir() / "g.png").string()});
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "PlayerSettings.gravity"));
+  CHECK(contains(r.err, "in [0, 1000] m/s^2"));
+  // /dev/full accepts the open and fails every write.
+  r = run_glide({"demo", "--frames", "10", "-o", "/dev/full"});
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "/dev/full: cannot write the PNG: write failed"));
+  // A report to a stream that fails (standard output on a full disk).
+  std::vector<const char*> argv{"glide", "info"};
+  std::ostream full(nullptr);
+  std::ostringstream err;
+  CHECK(glide::cli::run(static_cast<int>(argv.size()), argv.data(), full, err) == 2);
+  CHECK(contains(err.str(), "cannot write to standard output"));
+}

@@ -86,9 +86,16 @@ inline std::set<std::array<float, 3>> brute_vertices(const std::vector<glm::vec3
   const std::vector<Plane> planes = brute_facets(p, tol);
   std::set<std::array<float, 3>> out;
   for (std::size_t q = 0; q < p.size(); ++q) {
+    // Normals parallel to one already listed (the same facet plane met through other points)
+    // change no determinant below by more than 1e-12: a flat cloud gives thousands of them,
+    // and the triple loop would take minutes.
     std::vector<dvec3> normals;
-    for (const Plane& pl : planes)
-      if (std::abs(glm::dot(pl.normal, p[q] - pl.point)) <= tol) normals.push_back(pl.normal);
+    for (const Plane& pl : planes) {
+      if (std::abs(glm::dot(pl.normal, p[q] - pl.point)) > tol) continue;
+      const bool parallel = std::any_of(normals.begin(), normals.end(),
+                                        [&](const dvec3& n) { return glm::length(glm::cross(n, pl.normal)) <= 1e-12; });
+      if (!parallel) normals.push_back(pl.normal);
+    }
     bool rank3 = false;
     for (std::size_t a = 0; a < normals.size() && !rank3; ++a)
       for (std::size_t b = a + 1; b < normals.size() && !rank3; ++b)

@@ -124,8 +124,11 @@ TEST_CASE("distance matches the double-precision oracle on 20,000 random segment
 
     // Verdicts are exact away from contact.
     if (truth.distance >= 1e-5 * c.scale) CHECK_FALSE(r.overlapping());
-    if (c.deep_overlap) CHECK(r.overlapping());
-    if (truth.distance >= 1e-5 * c.scale || c.deep_overlap) CHECK(intersect(c.segment, hull) == r.overlapping());
+    // The centroid of a thin cloud far from the origin, rounded to float, may land just
+    // outside it: a deep overlap is one the oracle confirms.
+    const bool deep = c.deep_overlap && truth.distance == 0.0;
+    if (deep) CHECK(r.overlapping());
+    if (truth.distance >= 1e-5 * c.scale || deep) CHECK(intersect(c.segment, hull) == r.overlapping());
     separated += truth.distance >= 1e-5 * c.scale;
     overlapping += truth.distance == 0.0;
 

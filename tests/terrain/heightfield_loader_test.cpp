@@ -125,6 +125,33 @@ TEST_CASE("8-bit PNG written by stb_image_write round-trips") {
   check_matches(load_heightfield(file, placed), rows, columns, samples, 255.f, placed);
 }
 
+TEST_CASE("an empty IDAT chunk adds nothing; a chunk past the end of the file is truncated data") {
+  // stb_image copied the first, empty one from a null pointer (undefined behaviour).
+  const int rows = 3, columns = 4;
+  const std::vector<int> samples = pattern(rows, columns, 255);
+  std::vector<unsigned char> pixels(samples.begin(), samples.end());
+  const fs::path plain = scratch() / "plain.png";
+  REQUIRE(stbi_write_png(plain.string().c_str(), columns, rows, 1, pixels.data(), columns) != 0);
+  std::ifstream in(plain, std::ios::binary);
+  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // After the signature (8) and IHDR (12 + 13): an empty IDAT before the data.
+  std::vector<unsigned char> empty_idat;
+  glide::test::put_chunk(empty_idat, "IDAT", {});
+  bytes.insert(bytes.begin() + 33, empty_idat.begin(), empty_idat.end());
+  const fs::path file = scratch() / "empty_idat.png";
+  std::ofstream(file, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  check_matches(load_heightfield(file, placed), rows, columns, samples, 255.f, placed);
+  // A chunk claiming more bytes than the file holds is truncated data (stb_image allocated
+  // its claimed length first: 2 GiB for this one).
+  bytes[33] = 0x7f;
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  CHECK_THROWS_WITH_AS(load_heightfield(file),
+                       doctest::Contains("empty_idat.png': truncated data: PNG chunk of 2130706432 bytes"),
+                       glide::Error);
+}
+
 TEST_CASE("16-bit PNG round-trips") {
   const int rows = 9, columns = 31;
   const std::vector<int> samples = pattern(rows, columns, 65535);

@@ -2,6 +2,7 @@
 #include "terrain_oracles.hpp"
 
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 #include <glide/terrain/heightfield.hpp>
 
 #include <cmath>
@@ -193,6 +194,35 @@ TEST_CASE("the constructor rejects bad input with a message naming the problem")
                   glide::Error);
   // A default definition has no samples.
   CHECK_THROWS_WITH_AS(Heightfield(HeightfieldDef{}), doctest::Contains("0 x 0"), glide::Error);
+}
+
+TEST_CASE("cell sizes and heights outside the valid range are rejected; at its edges every answer is finite") {
+  const std::vector<float> four{0.f, 1.f, 0.f, 2.f};
+  // Tiny cells made normal_at and sample return (-inf, nan, inf).
+  CHECK_THROWS_WITH_AS(Heightfield({.rows = 2, .columns = 2, .heights = four, .cell_size = glm::vec2(1e-25f, 1.f)}),
+                       doctest::Contains("cell_size must be in [0.001, 2e+05] m, got (1e-25, 1)"), glide::Error);
+  CHECK_THROWS_WITH_AS(
+      Heightfield({.rows = 2, .columns = 2, .heights = {0.f, 0.f, 0.f, 0.f}, .cell_size = glm::vec2(1.f, 1e-20f)}),
+      doctest::Contains("cell_size"), glide::Error);
+  // The message gives the height as scaled, the value that is out of range.
+  CHECK_THROWS_WITH_AS(
+      Heightfield({.rows = 2, .columns = 2, .heights = {0.f, 1.f, 0.f, 2e5f}, .height_scale = 10.f}),
+      doctest::Contains("sample (row 1, column 1) height 2e+05 is 2e+06 m after scale and offset, beyond 1e+06 m"),
+      glide::Error);
+  // Smallest cells, steepest heights: finite unit normals, finite heights.
+  const float k = glide::limits::k_max_coordinate;
+  const Heightfield steep({.rows = 3,
+                           .columns = 3,
+                           .heights = {-k, k, -k, k, -k, k, -k, k, -k},
+                           .cell_size = glm::vec2(glide::limits::k_min_cell_size)});
+  for (const glm::vec2 p : {glm::vec2(0.0004f, 0.0007f), glm::vec2(0.0015f, 0.0011f), glm::vec2(0.001f)}) {
+    const glide::TerrainSample s = steep.sample(p.x, p.y);
+    CHECK(s.inside);
+    CHECK(std::isfinite(s.height));
+    CHECK(finite(s.normal));
+    CHECK(glm::length(s.normal) == doctest::Approx(1.f).epsilon(1e-4));
+    CHECK(finite(steep.normal_at(p.x, p.y)));
+  }
 }
 
 TEST_CASE("raycast hits planes at the analytic point with the analytic normal") {

@@ -3,6 +3,10 @@
 #include <glide/error.hpp>
 #include <glide/world/obj_level.hpp>
 
+#include <glide/limits.hpp>
+
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 using glide::NonConvexPolicy;
@@ -11,6 +15,17 @@ using glide::World;
 
 namespace {
 std::string level(const char* name) { return std::string(GLIDE_LEVELS_DIR) + "/" + name; }
+
+// Writes `text` to a file of the test's own under the temporary directory.
+std::filesystem::path write_obj(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / "glide_obj_level_test";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / name;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  return path;
+}
+
+const std::string k_tetra = "o Tetra\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
 } // namespace
 
 TEST_CASE("OBJ level: one convex piece per object and group, with names and lines") {
@@ -104,4 +119,67 @@ TEST_CASE("OBJ level: bad options are rejected") {
   options.convexity_tolerance = std::numeric_limits<float>::quiet_NaN();
   CHECK_THROWS_WITH_AS(glide::load_obj_level(world, level("multi_object.obj"), options),
                        doctest::Contains("convexity_tolerance"), glide::Error);
+}
+
+TEST_CASE("OBJ level: devices, directories and files over the size limit are refused before reading") {
+  World world;
+  CHECK_THROWS_WITH_AS(glide::load_obj_level(world, "/dev/zero"),
+                       doctest::Contains("/dev/zero: cannot open file: not a regular file"), glide::Error);
+  CHECK_THROWS_WITH_AS(glide::load_obj_level(world, GLIDE_LEVELS_DIR),
+                       doctest::Contains("cannot open file: not a regular file"), glide::Error);
+  // A sparse file one byte over the limit costs no disk.
+  const auto big = write_obj("big.obj", "");
+  std::filesystem::resize_file(big, glide::limits::k_max_obj_bytes + 1);
+  CHECK_THROWS_WITH_AS(glide::load_obj_level(world, big),
+                       doctest::Contains("67108865 bytes exceed the largest OBJ file of 67108864 bytes"), glide::Error);
+  std::filesystem::remove(big);
+  CHECK(world.piece_count() == 0);
+}
+
+TEST_CASE("OBJ level: a bare carriage return ends a line for the checks as for the parser") {
+  World world;
+  // The statement after the return is a vertex of its own, and its nan is caught.
+  const auto hidden = write_obj("hidden.obj", "g x\rv nan 5 5\n" + k_tetra);
+  CHECK_THROWS_WITH_AS(glide::load_obj_level(world, hidden),
+                       doctest::Contains("hidden.obj:2: object 'x': non-finite vertex coordinate 'nan'"), glide::Error);
+  CHECK(world.piece_count() == 0);
+  // Files with only carriage returns, or with CR LF, load as with line feeds.
+  for (const std::string eol : {"\r", "\r\n"}) {
+    std::string text = k_tetra;
+    for (std::size_t i = text.find('\n'); i != std::string::npos; i = text.find('\n', i + eol.size()))
+      text.replace(i, 1, eol);
+    const glide::ObjLevelReport report = glide::load_obj_level(world, write_obj("cr.obj", text));
+    REQUIRE(report.pieces.size() == 1);
+    CHECK(report.pieces[0].name == "Tetra");
+    CHECK(report.pieces[0].line == 1);
+    CHECK(world.hull(report.pieces[0].id).vertices().size() == 4);
+  }
+}
+
+TEST_CASE("OBJ level: objects beyond the valid range or the vertex limit are errors; the world is unchanged") {
+  World world;
+  // Two triangles at x = +-2e38: finite, but their bounds overflow in the broadphase.
+  const auto far = write_obj("far.obj", "o Near\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"
+                                        "o A\nv -2e38 0 0\nv -2e38 1 0\nv -2e38 0 1\nf 4 5 6\n"
+                                        "o B\nv 2e38 0 0\nv 2e38 1 0\nv 2e38 0 1\nf 7 8 9\n");
+  CHECK_THROWS_WITH_AS(glide::load_obj_level(world, far),
+                       doctest::Contains("far.obj:6: object 'A': spans (-2e+38, 0, 0) to (-2e+38, 1, 1) (m), beyond "
+                                         "the valid coordinates (|v| <= 1e+06 m)"),
+                       glide::Error);
+  ObjLevelOptions scaled;
+  scaled.scale = 1e7f; // in range only before the scale
+  CHECK_THROWS_WITH_AS(glide::load_obj_level(world, write_obj("tetra.obj", k_tetra), scaled),
+                       doctest::Contains("object 'Tetra': size (1e+07, 1e+07, 1e+07) exceeds the largest piece"),
+                       glide::Error);
+  // One vertex over the limit, in a single face: refused before its hull is built.
+  const std::size_t n = glide::limits::k_max_obj_object_vertices + 1;
+  std::string many = "o Many\n", face = "f";
+  for (std::size_t i = 0; i < n; ++i) {
+    many.append("v ").append(std::to_string(i % 1000)).append(" ").append(std::to_string(i / 1000)).append(" 0\n");
+    face.append(" ").append(std::to_string(i + 1));
+  }
+  CHECK_THROWS_WITH_AS(glide::load_obj_level(world, write_obj("many.obj", many + face + "\n")),
+                       doctest::Contains("many.obj:1: object 'Many': more than 100000 vertices in one object"),
+                       glide::Error);
+  CHECK(world.piece_count() == 0);
 }

@@ -47,7 +47,12 @@ struct Split {
   float cost = 0.f;
 };
 
-int bin_of(float c, float lo, float scale) { return std::min(k_bins - 1, static_cast<int>((c - lo) * scale)); }
+// The comparison form also sends a NaN (bounds that overflowed) to bin 0 instead of converting
+// it to an int, which is undefined.
+int bin_of(float c, float lo, float scale) {
+  const float x = (c - lo) * scale;
+  return x > 0.f ? static_cast<int>(std::min(x, static_cast<float>(k_bins - 1))) : 0;
+}
 
 // Best SAH split of prims[begin, end) over the three axes, binned in one pass.
 Split best_split(const Prim* prims, std::uint32_t count, const gjk::Aabb& centroid_bounds) {

@@ -3,10 +3,12 @@
 // Per-candidate tests shared by the world's queries and by the brute-force oracles in the
 // tests, so a query and its oracle differ only in how candidates are found.
 
+#include <glide/error.hpp>
 #include <glide/gjk/aabb.hpp>
 #include <glide/gjk/distance.hpp>
 #include <glide/gjk/penetration.hpp>
 #include <glide/gjk/toi.hpp>
+#include <glide/limits.hpp>
 #include <glide/terrain/heightfield.hpp>
 #include <glide/world/query_types.hpp>
 
@@ -50,6 +52,34 @@ inline bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfin
 
 inline bool valid_capsule(const gjk::Capsule& c) {
   return finite(c.segment.a) && finite(c.segment.b) && std::isfinite(c.radius) && c.radius >= 0.f;
+}
+
+/// Throws for a finite capsule outside the valid range (limits.hpp): its answers would be
+/// silently wrong. Non-finite ones are left to valid_capsule, which finds nothing for them.
+inline void check_range(const gjk::Capsule& c, const char* query) {
+  if (!valid_capsule(c)) return;
+  if (!limits::in_range(c.segment.a) || !limits::in_range(c.segment.b))
+    throw Error(std::string(query) + ": capsule segment " + limits::vec_text(c.segment.a) + " to " +
+                limits::vec_text(c.segment.b) +
+                " beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
+  if (c.radius > limits::k_max_piece_size)
+    throw Error(std::string(query) + ": capsule radius " + limits::number_text(c.radius) + " exceeds " +
+                limits::number_text(limits::k_max_piece_size) + " m");
+}
+
+/// Longer than this a motion from inside the valid range has left it, with every piece and the
+/// terrain: the diagonal of the coordinate cube plus the largest radius.
+inline constexpr double k_max_reach = 4.0 * limits::k_max_coordinate;
+
+/// Shortens `motion` to at most k_max_reach, so its length and the broadphase's arithmetic stay
+/// finite; returns what fractions of the shortened motion are to be multiplied by.
+inline float shorten(glm::vec3& motion) {
+  const double x = motion.x, y = motion.y, z = motion.z;
+  const double length = std::sqrt(x * x + y * y + z * z);
+  if (!(length > k_max_reach)) return 1.f;
+  const double k = k_max_reach / length;
+  motion = glm::vec3(static_cast<float>(x * k), static_cast<float>(y * k), static_cast<float>(z * k));
+  return static_cast<float>(k);
 }
 
 inline gjk::ToiSettings toi_settings(const SweepSettings& s) {
@@ -207,8 +237,16 @@ inline SweepHit to_sweep_hit(const std::optional<Candidate>& c) {
 
 /// The motion of a ray origin + t * dir, t in [0, max_t]; false for input no ray query answers
 /// (non-finite, negative max_t, or no motion).
-inline bool ray_motion(const glm::vec3& origin, const glm::vec3& dir, float max_t, glm::vec3& motion) {
+/// Also shortens max_t as `shorten` does, which leaves the ray's answers (t along dir) as they
+/// were; throws for a finite origin beyond the valid range.
+inline bool ray_motion(const glm::vec3& origin, const glm::vec3& dir, float& max_t, glm::vec3& motion) {
   if (!finite(origin) || !finite(dir) || !(max_t >= 0.f) || !std::isfinite(max_t)) return false;
+  if (!limits::in_range(origin))
+    throw Error("World::raycast: origin " + limits::vec_text(origin) +
+                " beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
+  const double x = dir.x, y = dir.y, z = dir.z;
+  const double length = std::sqrt(x * x + y * y + z * z) * max_t;
+  if (length > k_max_reach) max_t = static_cast<float>(max_t * (k_max_reach / length));
   motion = dir * max_t;
   return finite(motion) && motion != glm::vec3(0.f);
 }

@@ -1,10 +1,12 @@
 #include "obj_scan.hpp"
 
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 #include <glide/world/obj_level.hpp>
 
 #include <tiny_obj_loader.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -14,13 +16,35 @@ namespace glide {
 
 namespace {
 
+// Reads a regular file of at most limits::k_max_obj_bytes: a device such as /dev/zero would
+// be read until memory runs out, a directory reads as empty.
 std::string read_file(const std::filesystem::path& path, const std::string& file) {
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (error || !std::filesystem::exists(status)) throw Error(file + ": cannot open file");
+  if (!std::filesystem::is_regular_file(status)) throw Error(file + ": cannot open file: not a regular file");
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (error) throw Error(file + ": cannot open file: " + error.message());
+  if (size > limits::k_max_obj_bytes)
+    throw Error(file + ": " + std::to_string(size) + " bytes exceed the largest OBJ file of " +
+                std::to_string(limits::k_max_obj_bytes) + " bytes");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(file + ": cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error(file + ": read error");
-  return text.str();
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (in.bad() || in.gcount() != static_cast<std::streamsize>(size)) throw Error(file + ": read error");
+  // A bare carriage return ends a line for tinyobjloader: make it one for the validating scan
+  // too, which would otherwise read a statement hidden after it as part of the line before.
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\r') {
+      out += text[i];
+    } else if (i + 1 == text.size() || text[i + 1] != '\n') {
+      out += '\n';
+    }
+  }
+  return out;
 }
 
 std::vector<std::string> lines_of(const std::string& messages) {
@@ -75,6 +99,19 @@ std::string format_metres(float v) {
   s.precision(4);
   s << v << " m";
   return s.str();
+}
+
+// What World::add_piece would refuse, checked before the world changes (limits.hpp).
+void check_range(const gjk::ConvexHull& hull, const gjk::Transform& transform, const std::string& where) {
+  const glm::vec3 size = hull.bounds_max() - hull.bounds_min();
+  if (!(std::max({size.x, size.y, size.z}) <= limits::k_max_piece_size))
+    throw Error(where + ": size " + limits::vec_text(size) + " exceeds the largest piece of " +
+                limits::number_text(limits::k_max_piece_size) + " m along an axis");
+  gjk::Aabb bounds;
+  for (const glm::vec3& v : hull.vertices()) bounds = bounds.merged(transform.apply(v));
+  if (!limits::in_range(bounds.min) || !limits::in_range(bounds.max))
+    throw Error(where + ": spans " + limits::vec_text(bounds.min) + " to " + limits::vec_text(bounds.max) +
+                " (m), beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
 }
 
 struct PendingPiece {
@@ -133,8 +170,13 @@ ObjLevelReport load_obj_level(World& world, const std::filesystem::path& path, c
     for (const tinyobj::index_t& index : mesh.indices) {
       if (index.vertex_index < 0 || static_cast<std::size_t>(index.vertex_index) >= positions.size())
         throw Error(where + ": vertex index out of range");
-      if (seen.emplace(index.vertex_index, true).second)
+      if (seen.emplace(index.vertex_index, true).second) {
         points.push_back(positions[static_cast<std::size_t>(index.vertex_index)]);
+        // Checked before the hull, whose time grows faster than the count.
+        if (points.size() > limits::k_max_obj_object_vertices)
+          throw Error(where + ": more than " + std::to_string(limits::k_max_obj_object_vertices) +
+                      " vertices in one object; split it into smaller convex objects");
+      }
     }
     std::optional<gjk::ConvexHull> hull;
     try {
@@ -142,6 +184,7 @@ ObjLevelReport load_obj_level(World& world, const std::filesystem::path& path, c
     } catch (const Error& e) {
       throw Error(where + ": " + e.what());
     }
+    check_range(*hull, options.transform, where);
 
     const Convexity c = convexity(mesh, positions, *hull);
     piece.convexity_error = c.error;

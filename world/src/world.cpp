@@ -2,6 +2,7 @@
 #include "placement.hpp"
 
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 #include <glide/world/world.hpp>
 
 #include <algorithm>
@@ -25,6 +26,14 @@ void validate(const gjk::Transform& t) {
   if (!finite(t.translation))
     throw Error("World: piece translation is not finite (" + std::to_string(t.translation.x) + ", " +
                 std::to_string(t.translation.y) + ", " + std::to_string(t.translation.z) + ")");
+}
+
+// Throws unless the placed piece lies inside the valid coordinate range (limits.hpp).
+void check_placed(const gjk::Aabb& bounds, const char* call) {
+  if (!limits::in_range(bounds.min) || !limits::in_range(bounds.max))
+    throw Error(std::string(call) + ": the placed piece spans " + limits::vec_text(bounds.min) + " to " +
+                limits::vec_text(bounds.max) +
+                ", beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
 }
 
 // Revisions are unique across every world, so a cache keyed on (world address, revision)
@@ -82,6 +91,10 @@ PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceIn
     throw Error("World::add_piece: hull is empty (a default-constructed gjk::ConvexHull); build it from points or "
                 "with ConvexHull::box, wedge or cylinder");
   validate(transform);
+  const glm::vec3 size = hull.bounds_max() - hull.bounds_min();
+  if (!(std::max({size.x, size.y, size.z}) <= limits::k_max_piece_size))
+    throw Error("World::add_piece: hull size " + limits::vec_text(size) + " exceeds the largest piece of " +
+                limits::number_text(limits::k_max_piece_size) + " m along an axis");
   if (pieces_.size() >= ~0u - 1u) throw Error("World: too many pieces");
   Piece p{transform,
           info,
@@ -93,6 +106,7 @@ PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceIn
           false,
           info.kinematic ? k_moving_tree : k_static_tree};
   detail::place(hull, p.transform, p.world_vertices, p.bounds);
+  check_placed(p.bounds, "World::add_piece");
   dirty_[p.tree] = true;
   pieces_.push_back(std::move(p));
   hulls_.push_back(std::move(hull));
@@ -115,10 +129,23 @@ void World::remove_piece(PieceId id) {
 void World::set_piece_transform(PieceId id, gjk::Transform transform) {
   validate(transform);
   Piece& p = piece(id);
+  replace_checked(id, transform, "World::set_piece_transform");
   p.transform = transform;
   p.motion = {transform, transform, {}, {}, 0.f, next_revision()};
-  detail::place(hulls_[id.value], p.transform, p.world_vertices, p.bounds);
   placed(id);
+}
+
+// Places the piece's vertices at `pose`; when that leaves the valid range, puts them back
+// where they were and throws, so a failed call changes nothing.
+void World::replace_checked(PieceId id, const gjk::Transform& pose, const char* call) {
+  Piece& p = pieces_[id.value];
+  detail::place(hulls_[id.value], pose, p.world_vertices, p.bounds);
+  try {
+    check_placed(p.bounds, call);
+  } catch (const Error&) {
+    detail::place(hulls_[id.value], p.transform, p.world_vertices, p.bounds);
+    throw;
+  }
 }
 
 // A moved piece keeps its place in the hierarchy: listed once for the next update's refit,
@@ -141,6 +168,7 @@ void World::move_piece(PieceId id, const gjk::Transform& pose, float dt) {
   if (!(dt > 0.f && std::isfinite(dt)))
     throw Error("World::move_piece: dt must be positive and finite, got " + std::to_string(dt));
   Piece& p = piece(id);
+  replace_checked(id, pose, "World::move_piece");
   // Written field by field into the record: a PieceMotion built aside and copied whole makes
   // the compiler reload its scalar stores as vectors, which stalls.
   PieceMotion& m = p.motion;
@@ -151,7 +179,6 @@ void World::move_piece(PieceId id, const gjk::Transform& pose, float dt) {
   m.serial = next_revision();
   m.angular = detail::angular_velocity(p.transform.rotation, pose.rotation, dt);
   p.transform = pose;
-  detail::place(hulls_[id.value], p.transform, p.world_vertices, p.bounds);
   placed(id);
 }
 

@@ -10,9 +10,12 @@
 
 namespace glide {
 
-SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& motion, const QueryFilter& filter,
+SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& full_motion, const QueryFilter& filter,
                               const SweepSettings& settings) const {
-  if (!detail::valid_capsule(capsule) || !detail::finite(motion)) return {};
+  if (!detail::valid_capsule(capsule) || !detail::finite(full_motion)) return {};
+  detail::check_range(capsule, "World::sweep_capsule");
+  glm::vec3 motion = full_motion;
+  const float shortened = detail::shorten(motion);
   update();
   const gjk::ToiSettings toi = detail::toi_settings(settings);
   const float tie = std::max(0.f, detail::fraction_of(settings.tie_distance, motion));
@@ -55,13 +58,16 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& moti
     limit = std::min(limit, hits.bound() + slack);
   };
   for (const auto& tree : trees_) tree->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, visit);
-  return detail::to_sweep_hit(hits.winner());
+  SweepHit hit = detail::to_sweep_hit(hits.winner());
+  if (hit.hit) hit.fraction *= shortened;
+  return hit;
 }
 
 std::vector<Contact> World::overlap_capsule(const gjk::Capsule& capsule, float margin,
                                             const QueryFilter& filter) const {
   std::vector<Contact> contacts;
   if (!detail::valid_capsule(capsule) || !std::isfinite(margin)) return contacts;
+  detail::check_range(capsule, "World::overlap_capsule");
   margin = std::max(margin, -capsule.radius);
   update();
   const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(margin, 0.f));

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <fstream>
 #include <vector>
 
 // stb_image_write is header-only; its implementation lives here with internal linkage.
@@ -34,8 +35,18 @@ void save_screenshot(const std::filesystem::path& file, int width, int height) {
   for (int y = 0; y < height; ++y)
     std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(row * static_cast<std::size_t>(height - 1 - y)), row,
                 flipped.begin() + static_cast<std::ptrdiff_t>(row * static_cast<std::size_t>(y)));
-  if (!stbi_write_png(file.string().c_str(), width, height, 3, flipped.data(), static_cast<int>(row)))
-    throw Error("screenshot " + file.string() + ": cannot be written");
+  // Encoded in memory and written here: stb's own file writing ignores write errors (a full disk).
+  std::vector<char> png;
+  const auto append = [](void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<char>*>(context);
+    out->insert(out->end(), static_cast<char*>(data), static_cast<char*>(data) + size);
+  };
+  if (!stbi_write_png_to_func(append, &png, width, height, 3, flipped.data(), static_cast<int>(row)))
+    throw Error("screenshot " + file.string() + ": cannot be encoded");
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out.write(png.data(), static_cast<std::streamsize>(png.size()));
+  out.close();
+  if (!out) throw Error("screenshot " + file.string() + ": cannot be written");
 }
 
 } // namespace glide::viewer

@@ -52,11 +52,14 @@ public:
   int integer(int min, int max) const;
   std::uint32_t mask() const; ///< an integer in [0, 2^32)
   bool boolean() const;
-  std::string string() const;            ///< non-empty
-  glm::vec3 vec3() const;                ///< [x, y, z]
+  std::string string() const; ///< non-empty
+  glm::vec3 vec3() const;     ///< [x, y, z]
+  /// [x, y, z] inside the valid coordinates, |each| <= limits::k_max_coordinate (m)
+  glm::vec3 position() const;
+  float at_most(float max) const;     ///< >= 0 and <= max
   glm::vec2 vec2() const;                ///< [x, y]
   std::vector<float> reals() const;      ///< array of numbers
-  std::vector<glm::vec3> points() const; ///< array of [x, y, z]
+  std::vector<glm::vec3> points() const; ///< array of positions (see position())
 
   std::size_t size() const; ///< array length (fails when not an array)
   Node element(std::size_t i) const;

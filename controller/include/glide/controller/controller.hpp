@@ -88,7 +88,8 @@ public:
   virtual bool validate(PieceId) { return true; }
   /// Called for every contact met during a move.
   virtual void on_contact_added(const ControllerHit&) {}
-  /// May change the velocity that carries the rest of the move after this contact (m/s).
+  /// May change the velocity that carries the rest of the move after this contact (m/s; finite,
+  /// and at most limits::k_max_move_distance over the move's dt, or the move throws glide::Error).
   virtual void on_adjust_velocity(const ControllerHit&, glm::vec3& /*velocity*/) {}
 };
 
@@ -103,18 +104,24 @@ public:
 /// The world must outlive the controller.
 class Controller {
 public:
-  /// Throws glide::Error for settings out of their limits or a non-finite position.
+  /// Throws glide::Error for settings out of their limits or a position that is not finite or
+  /// beyond limits::k_max_coordinate (<glide/limits.hpp>).
   Controller(const World& world, const ControllerSettings& settings, const glm::vec3& position);
 
-  /// Moves by velocity * dt. Throws glide::Error for a non-finite velocity or a dt that is
-  /// not positive and finite.
+  /// Moves by velocity * dt. Throws glide::Error, before anything changes, for a non-finite
+  /// velocity, a dt that is not positive and finite, |velocity * dt| over
+  /// limits::k_max_move_distance, or a move toward beyond limits::k_max_coordinate. A listener's
+  /// on_adjust_velocity held to the same (finite, within one move's distance) throws mid-move.
   MoveResult move(const glm::vec3& velocity, float dt);
 
-  /// Puts the feet at `position` without sweeping, and probes the ground there.
+  /// Puts the feet at `position` without sweeping, and probes the ground there. Throws
+  /// glide::Error for a position not finite or beyond the valid range, changing nothing.
   void teleport(const glm::vec3& position);
   /// Changes the capsule height (crouch, stand up), keeping the feet. Succeeds only when the
   /// new capsule has room: it overlaps no geometry (touching, or geometry within the skin, is
-  /// allowed). Returns whether it did; a refusal changes nothing.
+  /// allowed). Returns whether it did; a refusal changes nothing. A height the other settings
+  /// forbid (say below step_height plus the radii) is no lack of room but a mistake: it throws
+  /// glide::Error naming the field, as set_settings does.
   bool resize(float height);
   /// Replaces the settings (a tuning panel); a shape change goes through resize's room check
   /// and is refused (false) without room. Throws glide::Error for invalid settings.
@@ -145,6 +152,9 @@ public:
   const MoveTrace& last_trace() const { return trace_; }
 
 private:
+  /// Throws glide::Error, starting with `what`, unless velocity is finite and |velocity * dt|
+  /// within limits::k_max_move_distance.
+  static void check_motion(const glm::vec3& velocity, float dt, const char* what);
   QueryFilter query_filter() const;
   /// query_filter() without one piece: the one a ride or a push moves along with.
   QueryFilter query_filter_except(PieceId piece) const;

@@ -13,8 +13,8 @@ namespace glide {
 /// The game side of a character's vertical motion: gravity and jumping. Controller::move
 /// leaves them to the game; PlayerStep is the loop most games write around it.
 struct PlayerSettings {
-  float gravity = 9.81f;            ///< downward acceleration along -up (m/s^2, >= 0)
-  float jump_speed = 5.f;           ///< upward speed at take-off (m/s, >= 0)
+  float gravity = 9.81f;            ///< downward acceleration along -up (m/s^2, in [0, 1000])
+  float jump_speed = 5.f;           ///< upward speed at take-off (m/s, in [0, 1000])
   bool keep_ground_velocity = true; ///< leaving moving ground (walking off, jumping), keep its velocity
 };
 

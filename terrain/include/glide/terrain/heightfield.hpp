@@ -37,10 +37,11 @@ struct HeightfieldDef {
   int rows = 0;    ///< samples along z (count, in [2, Heightfield::k_max_dimension])
   int columns = 0; ///< samples along x (count, in [2, Heightfield::k_max_dimension])
   /// rows * columns raw heights, row-major: row r along +z, column c along +x (units of
-  /// height_scale; finite, and within 1e9 m once scaled and offset).
+  /// height_scale; finite, and within limits::k_max_coordinate (1e6 m) once scaled and offset).
   std::vector<float> heights;
-  glm::vec2 cell_size{1.f};  ///< sample spacing along x (.x) and z (.y) (m, > 0, finite)
-  glm::vec3 origin{0.f};     ///< world position of sample (0, 0) at raw height 0 (m, |each| <= 1e9)
+  /// sample spacing along x (.x) and z (.y) (m, in [limits::k_min_cell_size, k_max_piece_size]: [1e-3, 2e5])
+  glm::vec2 cell_size{1.f};
+  glm::vec3 origin{0.f};     ///< world position of sample (0, 0) at raw height 0 (m, |each| <= 1e6)
   float height_scale = 1.f;  ///< world height per raw unit (m per unit, finite)
   float height_offset = 0.f; ///< added to every scaled height (m, finite)
 };

@@ -33,4 +33,8 @@ struct HeightfieldLoadSettings {
 /// (unreadable PGM header or sample), "non-finite height", or any Heightfield constructor error.
 Heightfield load_heightfield(const std::filesystem::path& path, const HeightfieldLoadSettings& settings = {});
 
+/// Whether load_heightfield reads `path` as raw float32 (by its extension: .raw, .r32, .f32,
+/// any case), which needs HeightfieldLoadSettings::raw_rows and raw_columns.
+bool is_raw_heightmap(const std::filesystem::path& path);
+
 } // namespace glide

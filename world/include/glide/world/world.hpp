@@ -73,12 +73,14 @@ public:
   // ---- pieces ---------------------------------------------------------------------------
 
   /// Adds a piece; its world shape is the hull placed by `transform`. Throws glide::Error for an
-  /// empty hull, a non-finite or non-unit rotation or a non-finite translation.
+  /// empty hull, a hull larger than limits::k_max_piece_size, a non-finite or non-unit rotation,
+  /// a non-finite translation, or a placed piece beyond limits::k_max_coordinate (<glide/limits.hpp>).
   PieceId add_piece(gjk::ConvexHull hull, gjk::Transform transform = {}, PieceInfo info = {});
   /// Removes a piece; throws glide::Error for an unknown or removed id.
   void remove_piece(PieceId id);
   /// Re-places a piece at once, as a teleport: no velocity, so nothing standing on it is
-  /// carried. Throws glide::Error for an unknown id or an invalid transform.
+  /// carried. Throws glide::Error for an unknown id or an invalid transform (as add_piece's); a
+  /// failed call leaves the piece where it was.
   void set_piece_transform(PieceId id, gjk::Transform transform);
 
   /// Moves a kinematic piece (a platform, a lift, a door) to `pose`, which it reaches over the
@@ -134,6 +136,10 @@ public:
   /// First contact of `capsule` moved along `motion` (m). Among hits closer than
   /// settings.tie_distance to the earliest one, pieces win over terrain and the smallest piece
   /// id wins among pieces, so simultaneous hits resolve the same way whatever the build order.
+  /// A motion of any finite length is answered (one longer than the valid range can hold is
+  /// shortened, its fraction scaled back). Non-finite input finds nothing; a finite capsule
+  /// beyond the valid range (<glide/limits.hpp>) throws glide::Error, as it does in
+  /// overlap_capsule and closest, and so does a ray origin beyond it in raycast.
   SweepHit sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& motion, const QueryFilter& filter = {},
                          const SweepSettings& settings = {}) const;
 
@@ -193,6 +199,7 @@ private:
   void rebuild(std::uint8_t tree) const;
   bool degraded(std::uint8_t tree) const;
   std::uint64_t next_revision() const; // after revision_, in this world's epoch
+  void replace_checked(PieceId id, const gjk::Transform& pose, const char* call);
   const Piece& piece(PieceId id) const;
   Piece& piece(PieceId id);
 
