@@ -12,7 +12,7 @@
 
 namespace glide::detail {
 
-void place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm::vec3>& out, gjk::Aabb& bounds) {
+float place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm::vec3>& out, gjk::Aabb& bounds) {
   const auto vertices = hull.vertices();
   out.resize(vertices.size()); // a re-placed piece keeps its storage: moving pieces do this every frame
   const glm::mat3 r = glm::mat3_cast(t.rotation);
@@ -35,10 +35,19 @@ void place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm
     lo = _mm_min_ps(lo, p);
     hi = _mm_max_ps(hi, p);
   }
-  alignas(16) float lo4[4], hi4[4];
-  _mm_store_ps(lo4, lo);
-  _mm_store_ps(hi4, hi);
-  bounds = {{lo4[0], lo4[1], lo4[2]}, {hi4[0], hi4[1], hi4[2]}};
+  const auto store = [](glm::vec3& to, __m128 v) {
+    _mm_storel_pi(reinterpret_cast<__m64*>(&to.x), v);
+    _mm_store_ss(&to.z, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 2, 2)));
+  };
+  store(bounds.min, lo);
+  store(bounds.max, hi);
+  // The largest |coordinate| (lane 3 is 0 in both). Finite poses and hulls give no NaN: an
+  // overflow is an infinity, which the range check refuses.
+  const __m128 sign = _mm_set1_ps(-0.f);
+  __m128 far = _mm_max_ps(_mm_andnot_ps(sign, lo), _mm_andnot_ps(sign, hi));
+  far = _mm_max_ps(far, _mm_shuffle_ps(far, far, _MM_SHUFFLE(1, 0, 3, 2)));
+  far = _mm_max_ps(far, _mm_shuffle_ps(far, far, _MM_SHUFFLE(2, 3, 0, 1)));
+  return _mm_cvtss_f32(far);
 #else
   gjk::Aabb box;
   for (std::size_t i = 0; i < vertices.size(); ++i) {
@@ -53,6 +62,9 @@ void place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm
     }
   }
   bounds = box;
+  float far = 0.f;
+  for (int a = 0; a < 3; ++a) far = std::max({far, std::abs(box.min[a]), std::abs(box.max[a])});
+  return far;
 #endif
 }
 

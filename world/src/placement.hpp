@@ -13,9 +13,10 @@
 
 namespace glide::detail {
 
-/// Bakes `t` into world-space vertices of `hull` (out is resized to them) and their bounds.
-/// The SSE2 path and the portable one compute the same IEEE operations in the same order.
-void place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm::vec3>& out, gjk::Aabb& bounds);
+/// Bakes `t` into world-space vertices of `hull` (out is resized to them) and their bounds;
+/// returns their largest |coordinate| (m), for the valid-range check. The SSE2 path and the
+/// portable one compute the same IEEE operations in the same order.
+float place(const gjk::ConvexHull& hull, const gjk::Transform& t, std::vector<glm::vec3>& out, gjk::Aabb& bounds);
 
 /// The rate of the turn from `from` to `to` over `dt` seconds, taken the short way (at most
 /// half a turn): axis times angle / dt (rad/s). Zero for no turn.

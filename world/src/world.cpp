@@ -28,9 +28,10 @@ void validate(const gjk::Transform& t) {
                 std::to_string(t.translation.y) + ", " + std::to_string(t.translation.z) + ")");
 }
 
-// Throws unless the placed piece lies inside the valid coordinate range (limits.hpp).
-void check_placed(const gjk::Aabb& bounds, const char* call) {
-  if (!limits::in_range(bounds.min) || !limits::in_range(bounds.max))
+// Throws unless the placed piece lies inside the valid coordinate range (limits.hpp): `far` is
+// its largest |coordinate| (detail::place).
+void check_placed(float far, const gjk::Aabb& bounds, const char* call) {
+  if (!(far <= limits::k_max_coordinate))
     throw Error(std::string(call) + ": the placed piece spans " + limits::vec_text(bounds.min) + " to " +
                 limits::vec_text(bounds.max) +
                 ", beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
@@ -105,8 +106,7 @@ PieceId World::add_piece(gjk::ConvexHull hull, gjk::Transform transform, PieceIn
           false,
           false,
           info.kinematic ? k_moving_tree : k_static_tree};
-  detail::place(hull, p.transform, p.world_vertices, p.bounds);
-  check_placed(p.bounds, "World::add_piece");
+  check_placed(detail::place(hull, p.transform, p.world_vertices, p.bounds), p.bounds, "World::add_piece");
   dirty_[p.tree] = true;
   pieces_.push_back(std::move(p));
   hulls_.push_back(std::move(hull));
@@ -139,9 +139,9 @@ void World::set_piece_transform(PieceId id, gjk::Transform transform) {
 // where they were and throws, so a failed call changes nothing.
 void World::replace_checked(PieceId id, const gjk::Transform& pose, const char* call) {
   Piece& p = pieces_[id.value];
-  detail::place(hulls_[id.value], pose, p.world_vertices, p.bounds);
+  const float far = detail::place(hulls_[id.value], pose, p.world_vertices, p.bounds);
   try {
-    check_placed(p.bounds, call);
+    check_placed(far, p.bounds, call);
   } catch (const Error&) {
     detail::place(hulls_[id.value], p.transform, p.world_vertices, p.bounds);
     throw;
