@@ -88,11 +88,20 @@ CaseSet make_cases(int vertices, Kind kind) {
   return set;
 }
 
+// A query set (or a peer's copy of one) is made once per key and kept: the vertex count, and
+// with a kind, the kind too.
+std::size_t key_of(int vertices, Kind kind) { return static_cast<std::size_t>(kind * 257 + vertices); }
+template <class Set, class Make>
+const Set& made_once(std::vector<std::unique_ptr<Set>>& cache, std::size_t key, Make make) {
+  std::unique_ptr<Set>& slot = cache[key];
+  if (!slot) slot = make();
+  return *slot;
+}
+
 const CaseSet& cases(int vertices, Kind kind) {
   static std::vector<std::unique_ptr<CaseSet>> cache(3 * 257);
-  std::unique_ptr<CaseSet>& slot = cache[static_cast<std::size_t>(kind * 257 + vertices)];
-  if (!slot) slot = std::make_unique<CaseSet>(make_cases(vertices, kind));
-  return *slot;
+  return made_once(cache, key_of(vertices, kind),
+                   [&] { return std::make_unique<CaseSet>(make_cases(vertices, kind)); });
 }
 
 void glide_distance(benchmark::State& state) {
@@ -233,16 +242,12 @@ std::unique_ptr<FclSet> fcl_set(const CaseSet& set) {
 
 const FclSet& fcl_cases(int vertices, Kind kind) {
   static std::vector<std::unique_ptr<FclSet>> cache(3 * 257);
-  std::unique_ptr<FclSet>& slot = cache[static_cast<std::size_t>(kind * 257 + vertices)];
-  if (!slot) slot = fcl_set(cases(vertices, kind));
-  return *slot;
+  return made_once(cache, key_of(vertices, kind), [&] { return fcl_set(cases(vertices, kind)); });
 }
 
 const FclSet& fcl_mixed_cases(int vertices) {
   static std::vector<std::unique_ptr<FclSet>> cache(257);
-  std::unique_ptr<FclSet>& slot = cache[static_cast<std::size_t>(vertices)];
-  if (!slot) slot = fcl_set(mixed_cases(vertices));
-  return *slot;
+  return made_once(cache, static_cast<std::size_t>(vertices), [&] { return fcl_set(mixed_cases(vertices)); });
 }
 
 void fcl_run(benchmark::State& state, fcl::GJKSolverType solver, const CaseSet& set, const FclSet& f) {
@@ -298,16 +303,12 @@ std::unique_ptr<BulletSet> bullet_set(const CaseSet& set) {
 
 const BulletSet& bullet_cases(int vertices, Kind kind) {
   static std::vector<std::unique_ptr<BulletSet>> cache(3 * 257);
-  std::unique_ptr<BulletSet>& slot = cache[static_cast<std::size_t>(kind * 257 + vertices)];
-  if (!slot) slot = bullet_set(cases(vertices, kind));
-  return *slot;
+  return made_once(cache, key_of(vertices, kind), [&] { return bullet_set(cases(vertices, kind)); });
 }
 
 const BulletSet& bullet_mixed_cases(int vertices) {
   static std::vector<std::unique_ptr<BulletSet>> cache(257);
-  std::unique_ptr<BulletSet>& slot = cache[static_cast<std::size_t>(vertices)];
-  if (!slot) slot = bullet_set(mixed_cases(vertices));
-  return *slot;
+  return made_once(cache, static_cast<std::size_t>(vertices), [&] { return bullet_set(mixed_cases(vertices)); });
 }
 
 /// The set and its Bullet shapes for a row: (vertices, kind), or the mixed stream (kind -1).
