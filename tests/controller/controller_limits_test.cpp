@@ -32,8 +32,8 @@ TEST_CASE("a move whose velocity * dt overflows or exceeds one move's distance t
   Controller c(world, {}, {0.f, 0.01f, 0.f});
   const glm::vec3 before = c.position();
   // Each factor is finite; their product is not.
-  CHECK_THROWS_WITH_AS(c.move({3e38f, 0.f, 0.f}, 10.f), doctest::Contains("moves 3e+39 m, more than the 10000 m of one move"),
-                       glide::Error);
+  CHECK_THROWS_WITH_AS(c.move({3e38f, 0.f, 0.f}, 10.f),
+                       doctest::Contains("moves 3e+39 m, more than the 10000 m of one move"), glide::Error);
   CHECK_THROWS_WITH_AS(c.move({2e4f, 0.f, 0.f}, 1.f), doctest::Contains("moves 20000"), glide::Error);
   CHECK(c.position() == before);
   // The character still moves normally afterwards.

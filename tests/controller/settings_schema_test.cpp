@@ -103,7 +103,8 @@ TEST_CASE("validate() enforces every limit of the ControllerSettings and PlayerS
   s = {};
   s.max_slide_iterations = 17;
   CHECK(error_of(s) == "ControllerSettings.max_slide_iterations = 17 is out of range (in [1, 16])");
-  CHECK(error_of(PlayerSettings{.gravity = -1.f}) == "PlayerSettings.gravity = -1.000000 is out of range (in [0, 1000] m/s^2)");
+  CHECK(error_of(PlayerSettings{.gravity = -1.f}) ==
+        "PlayerSettings.gravity = -1.000000 is out of range (in [0, 1000] m/s^2)");
 }
 
 TEST_CASE("the flags are the members' names: --max-slope for max_slope_deg") {

@@ -56,7 +56,7 @@ public:
   glm::vec3 vec3() const;     ///< [x, y, z]
   /// [x, y, z] inside the valid coordinates, |each| <= limits::k_max_coordinate (m)
   glm::vec3 position() const;
-  float at_most(float max) const;     ///< >= 0 and <= max
+  float at_most(float max) const;        ///< >= 0 and <= max
   glm::vec2 vec2() const;                ///< [x, y]
   std::vector<float> reals() const;      ///< array of numbers
   std::vector<glm::vec3> points() const; ///< array of positions (see position())
