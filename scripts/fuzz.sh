@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets of fuzz/ with clang (ASan + UBSan) in build-fuzz/ and runs
 # each for SECONDS (default 60) from its seed corpus in fuzz/corpus/<target>/. New inputs go
 # to build-fuzz/corpus/<target>/, crashes to build-fuzz/artifacts/: a crash, once fixed, is
-# copied into fuzz/corpus/<target>/ as a regression input.
+# copied into fuzz/corpus/<target>/ as a regression input. GLIDE_FUZZ_BUILD_DIR names another
+# build tree configured with GLIDE_BUILD_FUZZ=ON (CI builds the suites and fuzzers in one tree).
 # Usage: scripts/fuzz.sh [SECONDS per target] [TARGET...]
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
@@ -13,9 +14,11 @@ targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(obj_level heightmap case_file settings_file demo_level world_controller)
 
 glide_install_packages "${GLIDE_PACKAGES[@]}"
-build="$GLIDE_ROOT/build-fuzz"
-cmake -S "$GLIDE_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DGLIDE_BUILD_FUZZ=ON -DGLIDE_BUILD_TESTS=OFF -DGLIDE_BUILD_BENCH=OFF -DGLIDE_WARNINGS_AS_ERRORS=ON
+build=${GLIDE_FUZZ_BUILD_DIR:-$GLIDE_ROOT/build-fuzz}
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$GLIDE_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DGLIDE_BUILD_FUZZ=ON -DGLIDE_BUILD_TESTS=OFF -DGLIDE_BUILD_BENCH=OFF -DGLIDE_WARNINGS_AS_ERRORS=ON
+fi
 cmake --build "$build" -j2 --target fuzz_all
 
 status=0
