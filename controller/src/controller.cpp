@@ -138,7 +138,7 @@ glm::vec3 Controller::surface_normal(HitTarget target, PieceId piece, const glm:
   return best;
 }
 
-MoveResult Controller::move(const glm::vec3& velocity, float dt) {
+void Controller::check_move(const glm::vec3& velocity, float dt) const {
   if (!finite(velocity)) throw Error("Controller::move: velocity " + to_string(velocity) + " is not finite");
   if (!std::isfinite(dt) || !(dt > 0.f))
     throw Error("Controller::move: dt = " + std::to_string(dt) + " must be positive and finite (s)");
@@ -149,7 +149,19 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
     throw Error("Controller::move: the move would take the character from " + limits::vec_text(position_) + " to " +
                 limits::vec_text(position_ + velocity * dt) +
                 ", beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
+}
 
+void Controller::rewind(const Checkpoint& c) {
+  position_ = c.position;
+  ground_ = c.ground;
+  probe_cache_ = c.probe_cache;
+  failed_step_ = c.failed_step;
+  ridden_ = c.ridden;
+  seen_revision_ = c.seen_revision;
+}
+
+MoveResult Controller::move(const glm::vec3& velocity, float dt) {
+  check_move(velocity, dt);
   MoveResult result;
   trace_.iterations.clear();
   const glm::vec3 start = position_;
@@ -194,7 +206,7 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
 }
 
 void Controller::record_hit(const SweepHit& hit, float fraction, MoveResult& result) const {
-  ControllerHit h{hit.target, hit.piece, hit.point, hit.normal, fraction};
+  ControllerHit h{hit.target, hit.piece, hit.character, hit.point, hit.normal, fraction};
   const glm::vec3& up = settings_.up;
   const float facing = glm::dot(hit.normal, up);
   const float height = glm::dot(hit.point - position_, up);

@@ -104,7 +104,8 @@ void Controller::update_ground() {
   constexpr std::size_t max_contacts = 8;
   const std::span<const Contact> contacts =
       nearby_.closest(*world_, capsule(), 2.f * settings_.skin_width, query_filter(), max_contacts);
-  probe_cache_ = {contacts.size() < max_contacts, false, position_, world_->revision()};
+  // Other characters move without a world revision: the probe is not remembered among them.
+  probe_cache_ = {contacts.size() < max_contacts && nearby_.characters().empty(), false, position_, world_->revision()};
   for (const Contact& c : contacts) {
     if (c.distance < recovery_gap()) probe_cache_.overlapping = true;
     if (glm::dot(c.normal, up) <= 1e-3f) continue;
@@ -119,7 +120,12 @@ void Controller::update_ground() {
     ground.point = c.point_on_piece;
     ground.target = c.target;
     ground.piece = c.piece;
+    ground.character = c.character;
     ground.distance = c.distance;
+  }
+  if (ground.target == HitTarget::character) {
+    for (const CapsuleObstacle& o : nearby_.characters())
+      if (o.id == ground.character) ground.velocity = o.velocity;
   }
   if (ground.target == HitTarget::piece) {
     // Its motion so far is accounted for: the next move rides only a move_piece after this.

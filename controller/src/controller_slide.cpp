@@ -109,7 +109,8 @@ bool Controller::try_step(const glm::vec3& motion, const SweepHit& blocker, glm:
 
   // A character pushing into a wall tries the same step every frame: remember the last
   // refusal and skip the three sweeps while nothing about it has changed.
-  const FailedStep attempt{true, position_, dir, forward_length, world_->revision()};
+  // Other characters move without a world revision: no memory of a refusal among them.
+  const FailedStep attempt{nearby_.characters().empty(), position_, dir, forward_length, world_->revision()};
   if (failed_step_.same_as(attempt)) return false;
   const glm::vec3 start = position_;
   const float rise = settings_.step_height * sweep(up * settings_.step_height).fraction;

@@ -28,7 +28,7 @@ std::vector<std::byte> Controller::save_state() {
   out.u8(static_cast<std::uint8_t>(ground_.state));
   out.u8(static_cast<std::uint8_t>(ground_.target));
   out.u8(ridden ? 1 : 0);
-  out.u32(ground_.piece.value);
+  out.u32(ground_.target == HitTarget::character ? ground_.character.value : ground_.piece.value);
   out.vec3(ground_.normal);
   out.vec3(ground_.contact_normal);
   out.vec3(ground_.point);
@@ -49,9 +49,10 @@ void Controller::restore_state(std::span<const std::byte> bytes) {
   shape.height = in.f32("height");
   GroundInfo ground;
   ground.state = in.enumeration<GroundState>("ground state", 3);
-  ground.target = in.enumeration<HitTarget>("ground target", 3);
+  ground.target = in.enumeration<HitTarget>("ground target", 4);
   const bool ridden = in.flag("ridden");
-  ground.piece = PieceId{in.u32("ground piece")};
+  const std::uint32_t ground_id = in.u32("ground piece");
+  (ground.target == HitTarget::character ? ground.character.value : ground.piece.value) = ground_id;
   ground.normal = in.vec3("ground normal");
   ground.contact_normal = in.vec3("ground contact normal");
   ground.point = in.vec3("ground point");

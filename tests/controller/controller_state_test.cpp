@@ -245,7 +245,7 @@ TEST_CASE("bad bytes are refused with the field named, and the state is kept") {
   check_refused(c, with_float(good, 22, nan), "height");
   check_refused(c, with_float(good, 22, 0.5f), "height");
   check_refused(c, with_byte(good, 26, 3), "ground state");
-  check_refused(c, with_byte(good, 27, 3), "ground target");
+  check_refused(c, with_byte(good, 27, 4), "ground target");
   check_refused(c, with_byte(good, 28, 2), "ridden");
   check_refused(c, with_byte(good, 29, 77), "ground piece");                  // not in the world
   check_refused(c, with_byte(with_byte(good, 26, 2), 27, 0), "ground piece"); // in the air, piece set

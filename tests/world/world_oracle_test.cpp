@@ -64,7 +64,7 @@ SweepHit brute_sweep(const World& world, const RandomQuery& q, const QueryFilter
     world.terrain()->triangles_in(world.terrain()->bounds(), [&](const gjk::Triangle& tri) {
       const auto r = detail::time_of_impact(q.capsule.segment, q.capsule.radius, q.motion, tri, s.method, toi);
       if (r.hit && !detail::separating(r, q.motion, s))
-        hits.add({r.t, r.point, r.normal, HitTarget::terrain, PieceId{}, order});
+        hits.add({r.t, r.point, r.normal, HitTarget::terrain, PieceId{}, order, {}});
       ++order;
     });
   }
@@ -72,7 +72,7 @@ SweepHit brute_sweep(const World& world, const RandomQuery& q, const QueryFilter
     if (!accepts(world, id, filter)) continue;
     const detail::VertexCloud cloud(world.world_vertices(id));
     const auto r = detail::time_of_impact(q.capsule.segment, q.capsule.radius, q.motion, cloud, s.method, toi);
-    if (r.hit && !detail::separating(r, q.motion, s)) hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
+    if (r.hit && !detail::separating(r, q.motion, s)) hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0, {}});
   }
   SweepHit out;
   if (const auto w = hits.winner()) {
@@ -196,14 +196,14 @@ TEST_CASE("raycast equals brute force on random 1,000-piece levels") {
     detail::HitCollector collector(s.tie_distance / max_t);
     if (terrain_on(world, filter)) {
       const TerrainRayHit r = world.terrain()->raycast(origin, dir, max_t);
-      if (r.hit) collector.add({r.t / max_t, r.point, r.normal, HitTarget::terrain, PieceId{}, 0});
+      if (r.hit) collector.add({r.t / max_t, r.point, r.normal, HitTarget::terrain, PieceId{}, 0, {}});
     }
     for (PieceId id : world.piece_ids()) {
       if (!accepts(world, id, filter)) continue;
       const auto r =
           detail::time_of_impact(gjk::Segment{origin, origin}, 0.f, dir * max_t,
                                  detail::VertexCloud(world.world_vertices(id)), s.method, detail::toi_settings(s));
-      if (r.hit) collector.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
+      if (r.hit) collector.add({r.t, r.point, r.normal, HitTarget::piece, id, 0, {}});
     }
     const auto expected = collector.winner();
     REQUIRE(got.hit == expected.has_value());

@@ -129,6 +129,7 @@ struct Candidate {
   HitTarget target = HitTarget::none;
   PieceId piece;
   std::uint32_t order = 0; ///< arrival order among terrain triangles (their walk order is fixed)
+  CharacterId character;
 };
 
 /// Collects hits and keeps the bound used to prune the broadphase: a candidate can only win
@@ -151,8 +152,8 @@ public:
   float bound() const { return earliest_ + tie_; }
   bool empty() const { return count_ == 0; }
 
-  /// The earliest hit; among hits within `tie` of it, pieces before terrain, then the
-  /// smallest piece id, then the first terrain triangle walked. Its t is the earliest t, so
+  /// The earliest hit; among hits within `tie` of it, pieces, then characters, then terrain;
+  /// the smallest piece or character id, the first terrain triangle walked. Its t is the earliest t, so
   /// the reported fraction never passes any candidate's time of impact.
   std::optional<Candidate> winner() const {
     std::optional<Candidate> best;
@@ -166,9 +167,11 @@ public:
   }
 
 private:
+  static int rank(HitTarget t) { return t == HitTarget::piece ? 0 : t == HitTarget::character ? 1 : 2; }
   static bool precedes(const Candidate& a, const Candidate& b) {
-    if (a.target != b.target) return a.target == HitTarget::piece;
+    if (a.target != b.target) return rank(a.target) < rank(b.target);
     if (a.target == HitTarget::piece) return a.piece.value < b.piece.value;
+    if (a.target == HitTarget::character) return a.character.value < b.character.value;
     return a.order < b.order;
   }
 
@@ -231,6 +234,7 @@ inline SweepHit to_sweep_hit(const std::optional<Candidate>& c) {
   hit.normal = c->normal;
   hit.target = c->target;
   hit.piece = c->piece;
+  hit.character = c->character;
   hit.started_overlapped = c->t <= 0.f;
   return hit;
 }
@@ -256,7 +260,7 @@ inline void add_terrain_ray(const Heightfield* terrain, std::uint32_t terrain_la
                             const glm::vec3& origin, const glm::vec3& dir, float max_t, HitCollector& hits) {
   if (!terrain || (terrain_layers & filter.layer_mask) == 0u) return;
   const TerrainRayHit r = terrain->raycast(origin, dir, max_t);
-  if (r.hit) hits.add({r.t / max_t, r.point, r.normal, HitTarget::terrain, PieceId{}, 0});
+  if (r.hit) hits.add({r.t / max_t, r.point, r.normal, HitTarget::terrain, PieceId{}, 0, {}});
 }
 
 /// The ray hit of the winning candidate of a ray origin + t * dir, t in [0, max_t], swept as a
@@ -271,6 +275,7 @@ inline RayHit to_ray_hit(const std::optional<Candidate>& best, const glm::vec3& 
   out.normal = best->normal;
   out.target = best->target;
   out.piece = best->piece;
+  out.character = best->character;
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include "narrowphase.hpp"
 #include "world_access.hpp"
 
+#include <glide/gjk/segment_pair.hpp>
 #include <glide/world/nearby_pieces.hpp>
 #include <glide/world/world.hpp>
 
@@ -27,6 +28,14 @@ inline bool plane_skips(const glm::vec3& n, float offset, const gjk::Segment& s,
   const float lowest = std::min(pa, pb) - offset - slack + std::min(0.f, dm);
   if (lowest > radius + tolerance) return true;
   return leave_separating && dm >= -1e-4f * motion_length && lowest >= radius - tolerance;
+}
+
+// A normal for a capsule whose inner segment crosses another's: from the other's centre toward
+// its own, or up when the centres meet too.
+glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other) {
+  const glm::vec3 gap = 0.5f * (capsule.segment.a + capsule.segment.b) - 0.5f * (other.segment.a + other.segment.b);
+  const float length = glm::length(gap);
+  return length > 0.f ? gap / length : glm::vec3(0.f, 1.f, 0.f);
 }
 
 } // namespace
@@ -210,8 +219,17 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
       if (!r.hit) return;
       learn_plane(e, r.normal);
       if (detail::separating(r, motion, settings)) return;
-      hits.add({r.t, r.point, r.normal, e.target, e.piece, e.order});
+      hits.add({r.t, r.point, r.normal, e.target, e.piece, e.order, {}});
     });
+  }
+  for (const CapsuleObstacle& o : characters_) {
+    const gjk::Aabb bounds = gjk::capsule_bounds(o.capsule);
+    if ((o.layers & filter.layer_mask) == 0 || !bounds.overlaps(reach_box) ||
+        swept.enter(bounds) > std::min(1.f, hits.bound() + slack))
+      continue;
+    const gjk::CapsulePairHit r = gjk::time_of_impact(capsule, motion, o.capsule, toi.tolerance);
+    if (!r.hit || (settings.ignore_separating && glm::dot(r.normal, motion) >= -1e-4f * motion_length)) continue;
+    hits.add({r.t, r.point, r.normal, HitTarget::character, {}, 0, o.id});
   }
   return detail::to_sweep_hit(hits.winner());
 }
@@ -243,11 +261,33 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
         contacts_.push_back(*c);
       });
     }
-    if (pass == 0)
+    if (pass == 0) {
       std::sort(contacts_.begin(), contacts_.end(),
                 [](const Contact& a, const Contact& b) { return a.piece.value < b.piece.value; });
+      add_character_contacts(capsule, max_distance, box, filter);
+    }
   }
   return contacts_;
+}
+
+// Characters after the pieces, in the order they were set (by id).
+void NearbyPieces::add_character_contacts(const gjk::Capsule& capsule, float max_distance, const gjk::Aabb& box,
+                                          const QueryFilter& filter) {
+  for (const CapsuleObstacle& o : characters_) {
+    if ((o.layers & filter.layer_mask) == 0 || !gjk::capsule_bounds(o.capsule).overlaps(box)) continue;
+    const gjk::SegmentPairClosest d = gjk::closest_points(capsule.segment, o.capsule.segment);
+    const float gap = d.distance - capsule.radius - o.capsule.radius;
+    if (gap > max_distance) continue;
+    Contact c;
+    c.target = HitTarget::character;
+    c.character = o.id;
+    c.distance = gap;
+    c.depth = std::max(0.f, o.capsule.radius - d.distance);
+    c.normal = d.distance > 0.f ? (d.point_a - d.point_b) / d.distance : crossing_normal(capsule, o.capsule);
+    c.point_on_piece = d.point_b + c.normal * o.capsule.radius;
+    c.point_on_segment = d.point_a;
+    contacts_.push_back(c);
+  }
 }
 
 std::span<const Contact> NearbyPieces::closest(const World& world, const gjk::Capsule& capsule, float max_distance,
@@ -285,7 +325,15 @@ RayHit NearbyPieces::raycast(const World& world, const glm::vec3& origin, const 
       continue;
     const gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, detail::VertexCloud(e.vertices, e.vertex_count),
                                                     settings.method, toi);
-    if (r.hit) hits.add({r.t, r.point, r.normal, HitTarget::piece, e.piece, 0});
+    if (r.hit) hits.add({r.t, r.point, r.normal, HitTarget::piece, e.piece, 0, {}});
+  }
+  for (const CapsuleObstacle& o : characters_) {
+    const gjk::Aabb bounds = gjk::capsule_bounds(o.capsule);
+    if ((o.layers & filter.layer_mask) == 0 || !bounds.overlaps(ray_box) ||
+        swept.enter(bounds) > std::min(1.f, hits.bound() + slack))
+      continue;
+    const gjk::CapsulePairHit r = gjk::time_of_impact(gjk::Capsule{point, 0.f}, motion, o.capsule, toi.tolerance);
+    if (r.hit) hits.add({r.t, r.point, r.normal, HitTarget::character, {}, 0, o.id});
   }
   return detail::to_ray_hit(hits.winner(), origin, dir, max_t);
 }

@@ -41,7 +41,7 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& full
       const gjk::ToiResult r =
           detail::time_of_impact(capsule.segment, capsule.radius, motion, triangle, settings.method, toi);
       if (r.hit && !detail::separating(r, motion, settings))
-        hits.add({r.t, r.point, r.normal, HitTarget::terrain, PieceId{}, order});
+        hits.add({r.t, r.point, r.normal, HitTarget::terrain, PieceId{}, order, {}});
       ++order;
     });
   }
@@ -54,7 +54,7 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& full
     const gjk::ToiResult r =
         detail::time_of_impact(capsule.segment, capsule.radius, motion, shape, settings.method, toi);
     if (!r.hit || detail::separating(r, motion, settings)) return;
-    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
+    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0, {}});
     limit = std::min(limit, hits.bound() + slack);
   };
   for (const auto& tree : trees_) tree->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, visit);
@@ -125,7 +125,7 @@ RayHit World::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t
     const detail::VertexCloud shape(piece.payload);
     const gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, shape, settings.method, toi);
     if (!r.hit) return;
-    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0});
+    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0, {}});
     limit = std::min(limit, hits.bound() + slack);
   };
   for (const auto& tree : trees_) tree->query_sweep(origin, glm::vec3(0.f), motion, limit, visit);

@@ -23,6 +23,7 @@ class World;
 struct ControllerHit {
   HitTarget target = HitTarget::none;
   PieceId piece;                   ///< valid when target == HitTarget::piece
+  CharacterId character;           ///< valid when target == HitTarget::character
   glm::vec3 point{0.f};            ///< contact point on the geometry (m, world)
   glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit, from the geometry toward the character
   float fraction = 0.f;            ///< of that slide iteration's motion, in [0, 1]
@@ -37,8 +38,10 @@ struct GroundInfo {
   float distance = 0.f;                    ///< gap between the capsule and the ground (m)
   HitTarget target = HitTarget::none;
   PieceId piece;           ///< valid when target == HitTarget::piece
+  CharacterId character;   ///< valid when target == HitTarget::character
   glm::vec3 velocity{0.f}; ///< of the ground's point under the character (m/s): the piece's last
-                           ///< World::move_piece; zero for static pieces and terrain
+                           ///< World::move_piece, the character's velocity; zero for static
+                           ///< pieces and terrain
 };
 
 /// Which sides of the capsule touched geometry during the move.
@@ -149,9 +152,17 @@ public:
   gjk::Capsule capsule() const { return capsule_at(position_); }
   gjk::Capsule capsule_at(const glm::vec3& feet) const;
   void set_listener(ContactListener* listener) { listener_ = listener; }
+  /// Other characters the moves meet as obstacles, held still (CharacterSet sets them each
+  /// frame: the others' start-of-frame capsules). Hits and ground name them with
+  /// HitTarget::character. The span must stay valid while set; empty: none.
+  void set_characters(std::span<const CapsuleObstacle> characters) { nearby_.set_characters(characters); }
   const MoveTrace& last_trace() const { return trace_; }
 
 private:
+  friend class CharacterSet;
+  /// Throws glide::Error, before anything changes, for a move Controller::move refuses.
+  void check_move(const glm::vec3& velocity, float dt) const;
+
   /// Throws glide::Error, starting with `what`, unless velocity is finite and |velocity * dt|
   /// within limits::k_max_move_distance.
   static void check_motion(const glm::vec3& velocity, float dt, const char* what);
@@ -213,6 +224,17 @@ private:
   } ridden_;
   // The world's revision when the last move ended: pieces whose motion is newer moved since.
   std::uint64_t seen_revision_ = 0;
+  // What a move changes besides the query caches: a CharacterSet takes a move back with it.
+  struct Checkpoint {
+    glm::vec3 position{0.f};
+    GroundInfo ground;
+    ProbeCache probe_cache;
+    FailedStep failed_step;
+    Ridden ridden;
+    std::uint64_t seen_revision = 0;
+  };
+  Checkpoint checkpoint() const { return {position_, ground_, probe_cache_, failed_step_, ridden_, seen_revision_}; }
+  void rewind(const Checkpoint& c);
   std::vector<PieceId> pushers_; // scratch of be_pushed
   ContactListener* listener_ = nullptr;
   MoveTrace trace_;

@@ -35,8 +35,13 @@ public:
   /// Makes sure everything whose bounds meet `box` is held; gathers anew, with `margin` (m)
   /// around the box, when the box is not inside the held one or the world changed.
   void reach(const World& world, const gjk::Aabb& box, float margin);
-  /// Drops everything held; the next query gathers anew.
+  /// Drops everything held; the next query gathers anew. Keeps the characters.
   void clear();
+  /// Other characters' capsules every query also meets (target HitTarget::character), held
+  /// still: a CharacterSet's start-of-frame state. The span must stay valid while set; sort
+  /// it by id so ties resolve alike everywhere. Empty (the default): no characters.
+  void set_characters(std::span<const CapsuleObstacle> characters) { characters_ = characters; }
+  std::span<const CapsuleObstacle> characters() const { return characters_; }
 
   /// World::sweep_capsule over the held pieces (gathering first when the sweep leaves them).
   SweepHit sweep_capsule(const World& world, const gjk::Capsule& capsule, const glm::vec3& motion,
@@ -92,6 +97,8 @@ private:
   void learn_face(Entry& e, const gjk::DistanceResult& d) const;
 
   static Entry piece_entry(const World& world, PieceId id);
+  void add_character_contacts(const gjk::Capsule& capsule, float max_distance, const gjk::Aabb& box,
+                              const QueryFilter& filter);
   void take_moves(const World& world);
   bool accepts(const Entry& e, const QueryFilter& filter) const;
   void learn_plane(Entry& e, const glm::vec3& normal);
@@ -108,6 +115,7 @@ private:
   std::vector<Entry> previous_;          ///< the last gather's entries, whose planes carry over
   std::vector<gjk::Triangle> triangles_; ///< terrain triangles held, by Entry::order
   std::vector<Contact> contacts_;
+  std::span<const CapsuleObstacle> characters_;
   std::uint64_t gathers_ = 0;
 };
 

@@ -18,6 +18,14 @@ struct PieceId {
   friend auto operator<=>(PieceId, PieceId) = default;
 };
 
+/// Handle of a character among those a query meets as obstacles (CharacterSet assigns them).
+struct CharacterId {
+  std::uint32_t value = ~0u;
+  bool valid() const { return value != ~0u; }
+  friend bool operator==(CharacterId, CharacterId) = default;
+  friend auto operator<=>(CharacterId, CharacterId) = default;
+};
+
 /// Per-piece data the game attaches: collision layers and an opaque value.
 struct PieceInfo {
   std::uint32_t layers = 1u;   ///< layer bits this piece belongs to
@@ -37,7 +45,16 @@ struct QueryFilter {
 };
 
 /// What a query hit.
-enum class HitTarget : std::uint8_t { none, piece, terrain };
+enum class HitTarget : std::uint8_t { none, piece, terrain, character };
+
+/// Another character's capsule as an obstacle of queries (NearbyPieces::set_characters): held
+/// still during the query, moving at `velocity` for whoever stands on it.
+struct CapsuleObstacle {
+  gjk::Capsule capsule;
+  glm::vec3 velocity{0.f};   ///< (m/s)
+  std::uint32_t layers = 1u; ///< layer bits the character belongs to
+  CharacterId id;
+};
 
 /// First contact of a swept capsule.
 struct SweepHit {
@@ -47,6 +64,7 @@ struct SweepHit {
   glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit, from the hit surface toward the capsule
   HitTarget target = HitTarget::none;
   PieceId piece;                   ///< valid when target == HitTarget::piece
+  CharacterId character;           ///< valid when target == HitTarget::character
   bool started_overlapped = false; ///< the capsule already touched or overlapped it at fraction 0
 };
 
@@ -74,6 +92,7 @@ struct SweepSettings {
 struct Contact {
   HitTarget target = HitTarget::none;
   PieceId piece;                   ///< valid when target == HitTarget::piece
+  CharacterId character;           ///< valid when target == HitTarget::character
   float distance = 0.f;            ///< gap between the capsule surface and the piece (m); < 0 overlapping
   float depth = 0.f;               ///< penetration of the capsule's inner segment into the piece (m); 0 if outside
   glm::vec3 point_on_piece{0.f};   ///< closest (or deepest) point on the piece (m, world)
@@ -88,7 +107,8 @@ struct RayHit {
   glm::vec3 point{0.f};            ///< (m, world)
   glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit, surface normal facing the ray origin
   HitTarget target = HitTarget::none;
-  PieceId piece; ///< valid when target == HitTarget::piece
+  PieceId piece;         ///< valid when target == HitTarget::piece
+  CharacterId character; ///< valid when target == HitTarget::character
 };
 
 /// How a kinematic piece moved over its last World::move_piece: from one pose to the next in

@@ -1,0 +1,87 @@
+#pragma once
+
+#include <glide/controller/controller.hpp>
+#include <glide/controller/job_threads.hpp>
+#include <glide/world/query_types.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace glide {
+
+/// Per-character data a CharacterSet keeps besides the controller's settings.
+struct CharacterInfo {
+  std::uint32_t layers = 1u; ///< layer bits the character belongs to: others whose
+                             ///< ControllerSettings::layer_mask shares one collide with it
+};
+
+/// Characters that move together once a frame and collide with each other as capsules, on
+/// as many threads as the game's job hook gives:
+///
+///     glide::CharacterSet crowd(world);
+///     glide::CharacterId a = crowd.add(settings, spawn);
+///     crowd.update(velocities, dt, pool.hook()); // velocities[i] for the i-th added
+///
+/// The rule that makes results independent of the threads: every character moves against the
+/// world and the others' capsules as they stood at the start of the frame. Characters whose
+/// new capsules then overlap take their moves back and move again one after the other, in the
+/// order they were added, each against the others where they now stand. So no two characters
+/// overlap after an update, none is pushed anywhere (into walls or not), and the same inputs
+/// give bit-identical results whatever the thread count or schedule. docs/controller.md,
+/// "Crowds", tells more.
+class CharacterSet {
+public:
+  /// The world must outlive the set, and not change during update().
+  explicit CharacterSet(const World& world);
+
+  /// Adds a character (as the Controller constructor, which throws glide::Error for bad
+  /// settings or position). Ids count up from 0 in the order added.
+  CharacterId add(const ControllerSettings& settings, const glm::vec3& position, const CharacterInfo& info = {});
+  std::size_t size() const { return characters_.size(); }
+
+  /// The character's controller: teleport, resize, settings, state. Do not call its move()
+  /// for a character of the set, and do not use it during update().
+  Controller& controller(CharacterId id);
+  const Controller& controller(CharacterId id) const;
+  /// The last update's outcome for the character.
+  const MoveResult& result(CharacterId id) const;
+
+  /// Moves every character by velocities[i] * dt (one per character, in id order), running
+  /// the moves through `parallel_for` (empty: on the calling thread). Contact listeners are
+  /// then called from the job threads. Throws glide::Error, before anything moves, for a
+  /// velocity count that is not size() or a move Controller::move refuses.
+  void update(std::span<const glm::vec3> velocities, float dt, const ParallelFor& parallel_for = {});
+
+  /// How many characters took their move back and moved again in the last update (count).
+  std::size_t last_conflicts() const { return last_conflicts_; }
+
+private:
+  struct Character {
+    std::unique_ptr<Controller> controller;
+    CharacterInfo info;
+    MoveResult result;
+    glm::vec3 velocity{0.f};             ///< of its last move (m/s), for who stands on it
+    std::vector<std::uint32_t> near;     ///< others whose reach meets its reach, by index
+    std::vector<CapsuleObstacle> others; ///< what its move meets
+    Controller::Checkpoint checkpoint;
+    bool conflict = false;
+  };
+
+  Character& at(CharacterId id);
+  const Character& at(CharacterId id) const;
+  void find_neighbours(float dt, std::span<const glm::vec3> velocities, const ParallelFor& run);
+  void move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start);
+
+  const World* world_;
+  std::vector<Character> characters_;
+  std::vector<CapsuleObstacle> start_;                        ///< every capsule at the start of the update, by index
+  std::vector<gjk::Aabb> reach_;                              ///< where each may go this update
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> grid_; ///< (cell key, index), sorted
+  std::vector<std::uint32_t> oversized_;                      ///< reaches meeting too many cells for the grid
+  std::size_t last_conflicts_ = 0;
+};
+
+} // namespace glide

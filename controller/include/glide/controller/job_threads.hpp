@@ -1,0 +1,54 @@
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace glide {
+
+/// Runs body(begin, end) over ranges that together cover [0, count) exactly once, possibly on
+/// many threads at once, and returns when every range is done: the job hook a game gives
+/// CharacterSet::update to run it on its own job system (a parallel_for).
+using ParallelFor =
+    std::function<void(std::size_t count, const std::function<void(std::size_t begin, std::size_t end)>& body)>;
+
+/// A parallel_for on a fixed set of std::threads, for games without a job system: the calling
+/// thread works too, with `threads - 1` workers that sleep between calls.
+class JobThreads {
+public:
+  /// `threads` in all, the caller included; 0 means std::thread::hardware_concurrency().
+  explicit JobThreads(unsigned threads = 0);
+  ~JobThreads();
+  JobThreads(const JobThreads&) = delete;
+  JobThreads& operator=(const JobThreads&) = delete;
+
+  /// Splits [0, count) into chunks the threads take in turn. Not reentrant. The first
+  /// exception a body throws is rethrown here once every thread is done.
+  void parallel_for(std::size_t count, const std::function<void(std::size_t begin, std::size_t end)>& body);
+  /// This pool as a ParallelFor; the pool must outlive it.
+  ParallelFor hook() {
+    return [this](std::size_t count, const std::function<void(std::size_t, std::size_t)>& body) {
+      parallel_for(count, body);
+    };
+  }
+  unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1u; }
+
+private:
+  void work();
+  void run_chunks();
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void(std::size_t, std::size_t)>* body_ = nullptr;
+  std::size_t count_ = 0, chunk_ = 1, next_ = 0;
+  std::size_t generation_ = 0;
+  unsigned busy_ = 0;
+  bool stop_ = false;
+  std::exception_ptr error_;
+};
+
+} // namespace glide

@@ -1,0 +1,203 @@
+// A crowd's frame: neighbours from a grid, every move against the start-of-frame capsules, then
+// the moves that ended in an overlap taken back and made again one by one in id order.
+#include <glide/controller/character_set.hpp>
+#include <glide/error.hpp>
+#include <glide/gjk/segment_pair.hpp>
+#include <glide/world/world.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+namespace glide {
+
+namespace {
+
+// A box spanning more grid cells than this is checked against every character instead (count).
+constexpr std::int64_t k_max_cells_per_box = 512;
+
+// The run that takes the calling thread when the game gives no job hook.
+void run_here(std::size_t count, const std::function<void(std::size_t, std::size_t)>& body) {
+  if (count > 0) body(0, count);
+}
+
+std::uint64_t cell_key(std::int64_t x, std::int64_t y, std::int64_t z) {
+  constexpr std::int64_t offset = 1 << 20; // coordinates up to 1e6 m in cells of >= 1 m
+  const auto field = [](std::int64_t v) { return static_cast<std::uint64_t>(v + offset) & 0x1fffffu; };
+  return field(x) << 42 | field(y) << 21 | field(z);
+}
+
+} // namespace
+
+CharacterSet::CharacterSet(const World& world) : world_(&world) {}
+
+CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec3& position,
+                              const CharacterInfo& info) {
+  Character c;
+  c.controller = std::make_unique<Controller>(*world_, settings, position);
+  c.info = info;
+  c.result.position = position;
+  c.result.ground = c.controller->ground();
+  c.checkpoint = c.controller->checkpoint();
+  characters_.push_back(std::move(c));
+  return CharacterId{static_cast<std::uint32_t>(characters_.size() - 1)};
+}
+
+CharacterSet::Character& CharacterSet::at(CharacterId id) {
+  if (id.value >= characters_.size())
+    throw Error("CharacterSet: character id " + std::to_string(id.value) + " is not in the set (" +
+                std::to_string(characters_.size()) + " characters)");
+  return characters_[id.value];
+}
+const CharacterSet::Character& CharacterSet::at(CharacterId id) const {
+  return const_cast<CharacterSet*>(this)->at(id);
+}
+
+Controller& CharacterSet::controller(CharacterId id) { return *at(id).controller; }
+const Controller& CharacterSet::controller(CharacterId id) const { return *at(id).controller; }
+const MoveResult& CharacterSet::result(CharacterId id) const { return at(id).result; }
+
+// Everything a character's move may touch lies in its reach: its capsule grown by the motion
+// and what a move queries beyond it (steps, floor snap, ground probe, the skin).
+void CharacterSet::find_neighbours(float dt, std::span<const glm::vec3> velocities, const ParallelFor& run) {
+  const std::size_t n = characters_.size();
+  start_.resize(n);
+  reach_.resize(n);
+  float cell = 1.f;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Character& c = characters_[i];
+    const Controller& k = *c.controller;
+    const ControllerSettings& s = k.settings();
+    start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
+    const float margin = glm::length(velocities[i]) * dt + s.step_height + s.step_min_forward + s.floor_snap_distance +
+                         4.f * s.skin_width;
+    reach_[i] = gjk::capsule_bounds(start_[i].capsule).expanded(margin);
+    const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
+    const glm::vec3 size = body.max - body.min;
+    cell = std::max(cell, 2.f * std::max({size.x, size.y, size.z}));
+  }
+
+  // Each reach goes into every cell it meets; the few that meet too many are checked against all.
+  const auto range = [&](const gjk::Aabb& box, glm::i64vec3& lo, glm::i64vec3& hi) {
+    lo = glm::i64vec3(glm::floor(box.min / cell));
+    hi = glm::i64vec3(glm::floor(box.max / cell));
+    const glm::i64vec3 span = hi - lo + std::int64_t{1};
+    return span.x * span.y * span.z;
+  };
+  grid_.clear();
+  oversized_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    glm::i64vec3 lo, hi;
+    if (range(reach_[i], lo, hi) > k_max_cells_per_box) {
+      oversized_.push_back(static_cast<std::uint32_t>(i));
+      continue;
+    }
+    for (std::int64_t x = lo.x; x <= hi.x; ++x)
+      for (std::int64_t y = lo.y; y <= hi.y; ++y)
+        for (std::int64_t z = lo.z; z <= hi.z; ++z) grid_.push_back({cell_key(x, y, z), static_cast<std::uint32_t>(i)});
+  }
+  std::sort(grid_.begin(), grid_.end());
+
+  run(n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      std::vector<std::uint32_t>& near = characters_[i].near;
+      near.clear();
+      const auto consider = [&](std::uint32_t j) {
+        if (j != i && reach_[j].overlaps(reach_[i])) near.push_back(j);
+      };
+      glm::i64vec3 lo, hi;
+      if (range(reach_[i], lo, hi) > k_max_cells_per_box) {
+        for (std::size_t j = 0; j < n; ++j) consider(static_cast<std::uint32_t>(j));
+      } else {
+        for (std::int64_t x = lo.x; x <= hi.x; ++x)
+          for (std::int64_t y = lo.y; y <= hi.y; ++y)
+            for (std::int64_t z = lo.z; z <= hi.z; ++z) {
+              const std::uint64_t key = cell_key(x, y, z);
+              auto it = std::lower_bound(grid_.begin(), grid_.end(), std::pair<std::uint64_t, std::uint32_t>{key, 0});
+              for (; it != grid_.end() && it->first == key; ++it) consider(it->second);
+            }
+        for (const std::uint32_t j : oversized_) consider(j);
+      }
+      std::sort(near.begin(), near.end());
+      near.erase(std::unique(near.begin(), near.end()), near.end());
+    }
+  });
+}
+
+// One character's move against the others as `start_` (and, for a second try, the
+// characters' current capsules) holds them.
+void CharacterSet::move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start) {
+  Character& c = characters_[i];
+  const std::uint32_t mask = c.controller->settings().layer_mask;
+  c.others.clear();
+  for (const std::uint32_t j : c.near) {
+    CapsuleObstacle o = start_[j];
+    if ((o.layers & mask) == 0) continue;
+    if (!from_start) o.capsule = characters_[j].controller->capsule();
+    c.others.push_back(o);
+  }
+  c.controller->set_characters(c.others);
+  c.result = c.controller->move(velocity, dt);
+  c.controller->set_characters({});
+}
+
+void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const ParallelFor& parallel_for) {
+  const std::size_t n = characters_.size();
+  if (velocities.size() != n)
+    throw Error("CharacterSet::update: " + std::to_string(velocities.size()) + " velocities for " + std::to_string(n) +
+                " characters");
+  for (std::size_t i = 0; i < n; ++i) {
+    try {
+      characters_[i].controller->check_move(velocities[i], dt);
+    } catch (const Error& e) {
+      throw Error("CharacterSet::update: character " + std::to_string(i) + ": " + e.what());
+    }
+  }
+  const ParallelFor& run = parallel_for ? parallel_for : ParallelFor(run_here);
+  world_->update(); // queries from many threads then only read the world
+  find_neighbours(dt, velocities, run);
+
+  run(n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      characters_[i].checkpoint = characters_[i].controller->checkpoint();
+      move_one(i, velocities[i], dt, true);
+    }
+  });
+
+  // Which moves ended overlapping another's: each character decides for itself, symmetrically.
+  run(n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      Character& c = characters_[i];
+      const gjk::Capsule mine = c.controller->capsule();
+      c.conflict = false;
+      for (const std::uint32_t j : c.near) {
+        const Character& o = characters_[j];
+        if ((start_[j].layers & c.controller->settings().layer_mask) == 0 &&
+            (c.info.layers & o.controller->settings().layer_mask) == 0)
+          continue;
+        const gjk::Capsule theirs = o.controller->capsule();
+        if (gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {
+          c.conflict = true;
+          break;
+        }
+      }
+    }
+  });
+
+  last_conflicts_ = 0;
+  for (Character& c : characters_)
+    if (c.conflict) c.controller->rewind(c.checkpoint);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!characters_[i].conflict) continue;
+    ++last_conflicts_;
+    move_one(i, velocities[i], dt, false);
+  }
+
+  for (std::size_t i = 0; i < n; ++i) {
+    Character& c = characters_[i];
+    c.velocity = c.result.displacement / dt;
+  }
+}
+
+} // namespace glide

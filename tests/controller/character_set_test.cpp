@@ -1,0 +1,148 @@
+// Characters of a CharacterSet against each other: blocking, sliding past, hit reports, and
+// results that do not depend on the number of threads.
+#include "controller_scene.hpp"
+
+#include <glide/controller/character_set.hpp>
+#include <glide/error.hpp>
+#include <glide/gjk/segment_pair.hpp>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace glide::test {
+
+namespace {
+
+// The deepest overlap between any two characters of the set (m; negative when overlapping).
+float closest_pair_gap(const CharacterSet& set) {
+  float gap = 1e9f;
+  for (std::uint32_t i = 0; i < set.size(); ++i)
+    for (std::uint32_t j = i + 1; j < set.size(); ++j) {
+      const gjk::Capsule a = set.controller(CharacterId{i}).capsule(), b = set.controller(CharacterId{j}).capsule();
+      gap = std::min(gap, gjk::closest_points(a.segment, b.segment).distance - a.radius - b.radius);
+    }
+  return gap;
+}
+
+// Runs a head-on meeting in a corridor along x; `lane` offsets the two in z.
+struct Meeting {
+  float worst_gap = 1e9f;
+  bool named_each_other = false;
+  glm::vec3 a, b;
+};
+Meeting meet_head_on(float corridor_half_width, float lane) {
+  World world;
+  add_floor(world);
+  add_box(world, {-20, 0, corridor_half_width}, {20, 3, corridor_half_width + 1});
+  add_box(world, {-20, 0, -corridor_half_width - 1}, {20, 3, -corridor_half_width});
+  CharacterSet set(world);
+  const CharacterId a = set.add({}, {-3, 0, lane});
+  const CharacterId b = set.add({}, {3, 0, -lane});
+  Meeting m;
+  for (int frame = 0; frame < 240; ++frame) {
+    const glm::vec3 velocities[] = {{2, -1, 0}, {-2, -1, 0}};
+    set.update(velocities, 1.f / 60.f);
+    m.worst_gap = std::min(m.worst_gap, closest_pair_gap(set));
+    const MoveResult& r = set.result(a);
+    for (int h = 0; h < r.hit_count; ++h)
+      if (r.hits[static_cast<std::size_t>(h)].target == HitTarget::character &&
+          r.hits[static_cast<std::size_t>(h)].character == b)
+        m.named_each_other = true;
+  }
+  m.a = set.controller(a).position();
+  m.b = set.controller(b).position();
+  return m;
+}
+
+} // namespace
+
+TEST_CASE("two characters meeting head-on in a narrow corridor block each other") {
+  const Meeting m = meet_head_on(0.5f, 0.f);
+  CHECK(m.worst_gap >= -k_penetration_tolerance);
+  CHECK(m.a.x < m.b.x);                                        // neither passed through the other
+  CHECK(m.b.x - m.a.x == doctest::Approx(0.6f).epsilon(0.05)); // pressed together, the skin apart
+  CHECK(m.named_each_other);
+}
+
+TEST_CASE("two characters meeting slightly off-centre in a wide corridor slide past each other") {
+  const Meeting m = meet_head_on(3.f, 0.2f);
+  CHECK(m.worst_gap >= -k_penetration_tolerance);
+  CHECK(m.a.x > 3.f);
+  CHECK(m.b.x < -3.f);
+  CHECK(m.named_each_other);
+}
+
+namespace {
+
+// A crowd of `count` walking random headings over a floor with a few boxes, for `frames`;
+// returns every position of every frame.
+struct CrowdStats {
+  float worst_gap = 1e9f;    ///< closest two characters came (m)
+  std::size_t conflicts = 0; ///< moves taken back and made again (count)
+  std::size_t character_hits = 0;
+};
+
+std::vector<glm::vec3> crowd_run(ParallelFor hook, int count, int frames, CrowdStats* stats = nullptr) {
+  World world;
+  add_floor(world, 30.f);
+  for (int i = 0; i < 6; ++i) add_box(world, {-12.f + 4.f * i, 0, -1}, {-11.f + 4.f * i, 1.5f, 1});
+  CharacterSet set(world);
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  // Spawned a metre apart, rows both sides of the boxes.
+  for (int i = 0; i < count; ++i)
+    set.add({}, {-7.f + float(i % 15), 0.f, (i / 15 % 2 ? 1.f : -1.f) * (4.f + float(i / 30))});
+  std::vector<glm::vec3> velocities(static_cast<std::size_t>(count));
+  std::vector<glm::vec3> trail;
+  for (int frame = 0; frame < frames; ++frame) {
+    for (glm::vec3& v : velocities) v = {4.f * u(rng), -2.f, 4.f * u(rng)};
+    set.update(velocities, frame % 2 ? 1.f / 60.f : 1.f / 45.f, hook);
+    for (std::uint32_t i = 0; i < set.size(); ++i) trail.push_back(set.controller(CharacterId{i}).position());
+    if (!stats) continue;
+    stats->worst_gap = std::min(stats->worst_gap, closest_pair_gap(set));
+    stats->conflicts += set.last_conflicts();
+    for (std::uint32_t i = 0; i < set.size(); ++i) {
+      const MoveResult& r = set.result(CharacterId{i});
+      for (int h = 0; h < r.hit_count; ++h)
+        stats->character_hits += r.hits[static_cast<std::size_t>(h)].target == HitTarget::character;
+    }
+  }
+  return trail;
+}
+
+} // namespace
+
+TEST_CASE("a crowd's results are bit-identical on 1, 2 and 8 threads, and no two characters overlap") {
+  constexpr int count = 150, frames = 60;
+  CrowdStats stats;
+  const std::vector<glm::vec3> here = crowd_run({}, count, frames, &stats);
+  CHECK(stats.worst_gap >= -k_penetration_tolerance);
+  // The crowd is dense enough that characters meet and moves conflict.
+  CHECK(stats.character_hits > 100);
+  CHECK(stats.conflicts > 10);
+  MESSAGE("character hits " << stats.character_hits << ", conflicts " << stats.conflicts << ", closest "
+                            << stats.worst_gap << " m");
+  for (const unsigned threads : {1u, 2u, 8u}) {
+    JobThreads pool(threads);
+    const std::vector<glm::vec3> there = crowd_run(pool.hook(), count, frames);
+    REQUIRE(there.size() == here.size());
+    CHECK(std::memcmp(there.data(), here.data(), here.size() * sizeof(glm::vec3)) == 0);
+  }
+}
+
+TEST_CASE("CharacterSet::update refuses bad input before anything moves") {
+  World world;
+  add_floor(world);
+  CharacterSet set(world);
+  set.add({}, {0, 0, 0});
+  set.add({}, {2, 0, 0});
+  const glm::vec3 one[] = {{1, 0, 0}};
+  CHECK_THROWS_WITH_AS(set.update(one, 1.f / 60.f), doctest::Contains("1 velocities for 2 characters"), Error);
+  const glm::vec3 bad[] = {{1, 0, 0}, {NAN, 0, 0}};
+  CHECK_THROWS_WITH_AS(set.update(bad, 1.f / 60.f), doctest::Contains("character 1"), Error);
+  CHECK(set.controller(CharacterId{0}).position() == glm::vec3(0, 0, 0));
+  CHECK_THROWS_AS(set.controller(CharacterId{2}), Error);
+}
+
+} // namespace glide::test
