@@ -1,6 +1,7 @@
 // Saving and restoring a character's state: Controller and PlayerStep to bytes and back.
 #include "state_bytes.hpp"
 
+#include <glide/controller/character_set.hpp>
 #include <glide/controller/controller.hpp>
 #include <glide/controller/player_step.hpp>
 #include <glide/world/world.hpp>
@@ -105,6 +106,53 @@ void PlayerStep::restore_state(std::span<const std::byte> bytes) {
   inherited_ = inherited;
   launched_ = launched;
   jumped_ = jumped;
+}
+
+} // namespace glide
+
+namespace glide {
+
+namespace {
+constexpr std::array<char, 4> k_set_magic{'G', 'L', 'C', 'R'};
+constexpr std::uint16_t k_set_version = 1;
+} // namespace
+
+std::vector<std::byte> CharacterSet::save_state() {
+  detail::StateWriter out(k_set_magic, k_set_version, state_bytes(size()));
+  out.u32(static_cast<std::uint32_t>(size()));
+  for (Character& c : characters_) {
+    out.vec3(c.velocity);
+    out.bytes(c.controller->save_state());
+  }
+  return out.take();
+}
+
+void CharacterSet::restore_state(std::span<const std::byte> bytes) {
+  detail::StateReader in(bytes, "CharacterSet::restore_state", k_set_magic, k_set_version, state_bytes(size()));
+  if (const std::uint32_t count = in.u32("character count"); count != size())
+    in.fail("character count", std::to_string(count) + " is not the set's " + std::to_string(size()));
+  // All or nothing: a character refused puts back the ones already restored.
+  std::vector<std::vector<std::byte>> before;
+  std::vector<glm::vec3> velocities;
+  for (Character& c : characters_) {
+    before.push_back(c.controller->save_state());
+    velocities.push_back(c.velocity);
+  }
+  std::size_t i = 0;
+  try {
+    for (; i < characters_.size(); ++i) {
+      Character& c = characters_[i];
+      const glm::vec3 velocity = in.vec3("velocity");
+      c.controller->restore_state(in.bytes(Controller::k_state_bytes));
+      c.velocity = velocity;
+    }
+  } catch (const Error& e) {
+    for (std::size_t j = 0; j < characters_.size(); ++j) {
+      characters_[j].controller->restore_state(before[j]);
+      characters_[j].velocity = velocities[j];
+    }
+    throw Error("CharacterSet::restore_state: character " + std::to_string(i) + ": " + e.what());
+  }
 }
 
 } // namespace glide

@@ -41,6 +41,7 @@ public:
     f32(v.y);
     f32(v.z);
   }
+  void bytes(std::span<const std::byte> b) { bytes_.insert(bytes_.end(), b.begin(), b.end()); }
   std::vector<std::byte> take() { return std::move(bytes_); }
 
 private:
@@ -94,6 +95,12 @@ public:
     const std::uint8_t v = u8(field);
     if (v > 1) fail(field, std::to_string(v) + " is neither 0 nor 1");
     return v == 1;
+  }
+  /// The next n bytes, as they are (the reader checked the total size).
+  std::span<const std::byte> bytes(std::size_t n) {
+    const std::span<const std::byte> b = bytes_.subspan(at_, n);
+    at_ += n;
+    return b;
   }
   /// An enum stored as u8 whose values are 0 .. count - 1.
   template <class Enum>

@@ -146,3 +146,79 @@ TEST_CASE("CharacterSet::update refuses bad input before anything moves") {
 }
 
 } // namespace glide::test
+
+namespace glide::test {
+
+namespace {
+
+// A scripted crowd whose per-frame inputs come from the frame number alone, so a replay from any
+// frame sees the same inputs. Returns a hash of every position from `from` to `to`.
+struct Rollback {
+  World world;
+  CharacterSet set{world};
+  explicit Rollback(int count) {
+    add_floor(world, 30.f);
+    for (int i = 0; i < 4; ++i) add_box(world, {-6.f + 4.f * i, 0, -1}, {-5.f + 4.f * i, 1.5f, 1});
+    for (int i = 0; i < count; ++i)
+      set.add({}, {-5.f + float(i % 10), 0.f, (i / 10 % 2 ? 1.f : -1.f) * (3.f + float(i / 20))});
+  }
+  std::uint64_t run(int from, int to, std::uint32_t salt = 0) {
+    std::uint64_t hash = 1469598103934665603ull;
+    std::vector<glm::vec3> velocities(set.size());
+    for (int frame = from; frame < to; ++frame) {
+      std::mt19937 rng(static_cast<std::uint32_t>(frame) * 7919u + salt);
+      std::uniform_real_distribution<float> u(-1.f, 1.f);
+      for (glm::vec3& v : velocities) v = {3.f * u(rng), -3.f, 3.f * u(rng)};
+      set.update(velocities, 1.f / 60.f);
+      for (std::uint32_t i = 0; i < set.size(); ++i) {
+        const glm::vec3 p = set.controller(CharacterId{i}).position();
+        unsigned char bytes[sizeof p];
+        std::memcpy(bytes, &p, sizeof p);
+        for (const unsigned char b : bytes) hash = (hash ^ b) * 1099511628211ull;
+      }
+    }
+    return hash;
+  }
+};
+
+} // namespace
+
+TEST_CASE("a crowd rolled back to a saved frame replays bit-identically, and other inputs replay alike") {
+  Rollback game(40);
+  game.run(0, 300);
+  const std::vector<std::byte> saved = game.set.save_state();
+  CHECK(saved.size() == CharacterSet::state_bytes(40));
+  const std::uint64_t original = game.run(300, 600);
+
+  game.set.restore_state(saved);
+  CHECK(game.run(300, 600) == original);
+
+  game.set.restore_state(saved);
+  const std::uint64_t other = game.run(300, 600, 1);
+  CHECK(other != original);
+  game.set.restore_state(saved);
+  CHECK(game.run(300, 600, 1) == other);
+}
+
+TEST_CASE("a crowd state that is not one is refused, naming what is wrong, and nothing changes") {
+  Rollback game(3);
+  game.run(0, 30);
+  const std::vector<std::byte> good = game.set.save_state();
+  const std::uint64_t after_good = [&] {
+    Rollback copy(3);
+    copy.run(0, 30);
+    copy.set.save_state();
+    return copy.run(30, 60);
+  }();
+  std::vector<std::byte> wrong_count = good;
+  wrong_count[10] = std::byte{2};
+  CHECK_THROWS_WITH_AS(game.set.restore_state(wrong_count), doctest::Contains("character count"), Error);
+  std::vector<std::byte> bad_ground = good;
+  const std::size_t third = 14 + 2 * (12 + Controller::k_state_bytes);
+  bad_ground[third + 12 + 27] = std::byte{9}; // the third character's ground target
+  CHECK_THROWS_WITH_AS(game.set.restore_state(bad_ground), doctest::Contains("character 2"), Error);
+  CHECK_THROWS_WITH_AS(game.set.restore_state(std::span(good).first(20)), doctest::Contains("byte count"), Error);
+  CHECK(game.run(30, 60) == after_good); // the refusals left the state as saved
+}
+
+} // namespace glide::test

@@ -55,6 +55,17 @@ public:
   /// velocity count that is not size() or a move Controller::move refuses.
   void update(std::span<const glm::vec3> velocities, float dt, const ParallelFor& parallel_for = {});
 
+  /// Every character's state as bytes (docs/controller.md, "Crowds"): per character, its
+  /// velocity for who stands on it and its Controller::save_state. As there, a snapshot drops
+  /// the query caches, so the updates after a save and after restoring it are bit-identical.
+  std::vector<std::byte> save_state();
+  /// Puts back a state save_state gave for a set of the same characters (same count; settings
+  /// and layers are configuration, not saved). Throws glide::Error naming the character and
+  /// field for bytes that are not such a state; then nothing changes.
+  void restore_state(std::span<const std::byte> bytes);
+  /// Bytes of a saved state of `count` characters.
+  static constexpr std::size_t state_bytes(std::size_t count) { return 14 + count * (12 + Controller::k_state_bytes); }
+
   /// How many characters took their move back and moved again in the last update (count).
   std::size_t last_conflicts() const { return last_conflicts_; }
 
