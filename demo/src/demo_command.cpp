@@ -36,6 +36,40 @@ bool tour_ok(const demo::TourStats& s, const ControllerSettings& c) {
          s.max_penetration <= c.skin_width;
 }
 
+// `glide demo --crowd N`: the crowd's figures and its map.
+int run_crowd_command(const DemoArgs& args, demo::DemoLevel& level, std::ostream& out) {
+  demo::CrowdSettings crowd = args.crowd_settings;
+  crowd.count = args.crowd;
+  crowd.dt = args.tour.dt;
+  const demo::CrowdStats s = demo::run_crowd(level, args.controller, crowd);
+  demo::place_pieces(level.world, level.moving, 0.f);
+  const demo::MapImage map = demo::render_map(level, s.paths, args.map);
+  demo::write_png(args.output, map);
+
+  const double hz = 1.0 / static_cast<double>(crowd.dt);
+  out << "glide demo --crowd: " << s.characters << " characters on " << level.name << ", "
+      << (crowd.threads == 0 ? std::string("every core") : std::to_string(crowd.threads) + " thread(s)") << "\n\n";
+  row(out, "frames", std::to_string(s.frames), fixed(s.frames / hz, 1) + " s at " + fixed(hz, 0) + " Hz");
+  row(out, "us per frame, median", fixed(s.median_frame_us, 1), "CharacterSet::update of all of them");
+  row(out, "us per frame, max", fixed(s.max_frame_us, 1));
+  row(out, "us per character-update", fixed(s.median_frame_us / s.characters, 2), "median frame / characters");
+  row(out, "closest two characters", fixed(s.closest_pair, 5) + " m", "negative: overlapping");
+  row(out, "pair overlaps beyond skin", std::to_string(s.pair_overlaps), "pairs x frames");
+  row(out, "max penetration", fixed(s.max_penetration, 5) + " m",
+      "into geometry; skin " + fixed(args.controller.skin_width, 4) + " m");
+  row(out, "stuck character-frames", std::to_string(s.stuck), "under 10% of the wanted progress");
+  row(out, "goals reached", std::to_string(s.goals_reached));
+  row(out, "moves made again", std::to_string(s.conflicts), "ended overlapping another: redone in id order");
+  char hash[32];
+  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(s.hash));
+  row(out, "state hash", hash, "positions and ground states of every frame");
+  const bool ok = s.pair_overlaps == 0 && s.max_penetration <= args.controller.skin_width;
+  out << "\ncrowd: " << (ok ? "OK" : "PROBLEMS (see the figures above)") << "\n";
+  out << "map: " << std::filesystem::absolute(args.output).string() << " (" << map.width << " x " << map.height
+      << " pixels)\n";
+  return args.check && !ok ? 1 : 0;
+}
+
 } // namespace
 
 std::function<int(const DemoArgs&, std::ostream&, std::ostream&)>& demo_viewer() {
@@ -49,6 +83,7 @@ int run_demo_command(const DemoArgs& args, std::ostream& out, std::ostream& err)
         args.level.empty() ? demo::default_level_file() : std::filesystem::path(args.level);
     demo::DemoLevel level = demo::load_demo_level(level_file, args.script);
     for (const auto& w : level.warnings) err << "warning: " << w << "\n";
+    if (args.crowd > 0) return run_crowd_command(args, level, out);
 
     const demo::TourWalker walker = demo::run_tour(level, args.controller, args.tour);
     const demo::TourStats s = walker.stats();
@@ -147,6 +182,20 @@ void add_demo_command(CLI::App& app, std::ostream& out, std::ostream& err, std::
   cmd->add_flag("--print-settings", args->print_settings,
                 "Print the controller and player settings the flags give, as JSON, and exit");
   add_demo_view(*cmd); // the viewer's own options (demo_view.hpp)
+  cmd->add_option("--crowd", args->crowd, "Run N characters walking their own routes at once instead of the tour")
+      ->check(CLI::Range(1, 100000))
+      ->group("Crowd");
+  cmd->add_option("--crowd-frames", args->crowd_settings.frames, "Frames of the crowd run")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000000))
+      ->group("Crowd");
+  cmd->add_option("--threads", args->crowd_settings.threads, "Threads of the crowd's update (0: every core)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 256))
+      ->group("Crowd");
+  cmd->add_option("--seed", args->crowd_settings.seed, "Seed of the crowd's spawn order and goals")
+      ->capture_default_str()
+      ->group("Crowd");
 
   // The tour's game rules.
   const auto hz = std::make_shared<float>(60.f);

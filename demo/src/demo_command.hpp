@@ -2,6 +2,7 @@
 
 // `glide demo`: the headless tour of the demo level, its table and its map picture.
 
+#include "crowd.hpp"
 #include "map_image.hpp"
 #include "tour.hpp"
 
@@ -25,6 +26,8 @@ struct DemoArgs {
   bool check = false;          ///< exit 1 when the tour breaks a guarantee (stuck, skipped, penetration)
   bool view = false;           ///< open the interactive viewer instead of the headless tour
   bool print_settings = false; ///< print the controller and player settings as JSON instead
+  int crowd = 0;               ///< characters of a crowd run instead of the tour (0: the tour)
+  demo::CrowdSettings crowd_settings;
 };
 
 /// What `glide demo --view` runs; empty while no viewer is linked in (the viewer sets it).

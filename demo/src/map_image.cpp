@@ -249,8 +249,9 @@ MapImage render_map(const DemoLevel& level, const std::vector<FrameRecord>& fram
 
   const float width = std::max(1.f, 0.12f * scale); // path drawn 12 cm wide
   for (std::size_t i = 1; i < frames.size(); ++i)
-    canvas.line(canvas.to_pixel(frames[i - 1].position.x, frames[i - 1].position.z),
-                canvas.to_pixel(frames[i].position.x, frames[i].position.z), width, ground_color(frames[i].ground));
+    if (!frames[i].path_start)
+      canvas.line(canvas.to_pixel(frames[i - 1].position.x, frames[i - 1].position.z),
+                  canvas.to_pixel(frames[i].position.x, frames[i].position.z), width, ground_color(frames[i].ground));
   for (const FrameRecord& f : frames)
     if (f.stuck) canvas.disc(canvas.to_pixel(f.position.x, f.position.z), 3.f * width, k_stuck_color);
   for (const Waypoint& w : level.script.waypoints) {

@@ -40,6 +40,7 @@ struct FrameRecord {
   bool jumped = false;     ///< a jump started this frame
   int riding = -1;         ///< the moving piece (index in the level's list) the walker stands on, -1 for none
   bool pushed = false;     ///< a moving piece pushed the walker this frame (MoveResult::pushed)
+  bool path_start = false; ///< another walker's path begins here (a crowd's map)
 };
 
 /// How close a piece counts as touching the walker after a move: twice the skin (m).
