@@ -34,6 +34,9 @@ CharacterSet::CharacterSet(const World& world) : world_(&world) {}
 
 CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec3& position,
                               const CharacterInfo& info) {
+  if (!std::isfinite(info.mass) || !(info.mass > 0.f))
+    throw Error("CharacterSet::add: CharacterInfo::mass = " + std::to_string(info.mass) +
+                " must be positive and finite (kg)");
   Character c;
   c.controller = std::make_unique<Controller>(*world_, settings, position);
   c.info = info;
@@ -142,18 +145,63 @@ void CharacterSet::move_one(std::size_t i, const glm::vec3& velocity, float dt, 
   c.controller->set_characters({});
 }
 
+// What a character moves by this frame: its input, the last velocity of the character it
+// stands on (a one-frame lag, as every character moves against the others' start of frame),
+// and the pushes of the characters that walked into it last frame.
+glm::vec3 CharacterSet::carried_velocity(std::size_t i, const glm::vec3& input) const {
+  const Character& c = characters_[i];
+  glm::vec3 v = input + c.pushed;
+  const GroundInfo& ground = c.controller->ground();
+  if (ground.state == GroundState::on_ground && ground.target == HitTarget::character &&
+      ground.character.value < characters_.size()) {
+    const glm::vec3& up = c.controller->settings().up;
+    const glm::vec3 under = characters_[ground.character.value].velocity;
+    v += under - up * glm::dot(under, up); // along the ground: falling with it is gravity's job
+  }
+  return v;
+}
+
+// Each pusher that walked into another gives it, for the next frame, the part of its velocity
+// into it scaled by the mass ratio m / (m + m_other), along the ground: the pair then moves on
+// together as the pusher's momentum shared. In id order, so the sums are the same on any thread.
+void CharacterSet::gather_pushes(std::span<const glm::vec3> moved_by) {
+  for (Character& c : characters_) c.pushed = glm::vec3(0.f);
+  for (std::size_t i = 0; i < characters_.size(); ++i) {
+    const Character& c = characters_[i];
+    if (!c.info.push) continue;
+    const glm::vec3& up = c.controller->settings().up;
+    const MoveResult& r = c.result;
+    for (int h = 0; h < r.hit_count; ++h) {
+      const ControllerHit& hit = r.hits[static_cast<std::size_t>(h)];
+      if (hit.target != HitTarget::character || hit.character.value >= characters_.size()) continue;
+      Character& other = characters_[hit.character.value];
+      glm::vec3 along = -(hit.normal - up * glm::dot(hit.normal, up)); // from the pusher into the other
+      const float length = glm::length(along);
+      if (length < 1e-3f) continue;
+      along /= length;
+      const float into = glm::dot(moved_by[i], along);
+      if (into <= 0.f) continue;
+      other.pushed += along * (into * c.info.mass / (c.info.mass + other.info.mass));
+    }
+  }
+}
+
 void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const ParallelFor& parallel_for) {
   const std::size_t n = characters_.size();
   if (velocities.size() != n)
     throw Error("CharacterSet::update: " + std::to_string(velocities.size()) + " velocities for " + std::to_string(n) +
                 " characters");
+  effective_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     try {
       characters_[i].controller->check_move(velocities[i], dt);
+      effective_[i] = carried_velocity(i, velocities[i]);
+      characters_[i].controller->check_move(effective_[i], dt);
     } catch (const Error& e) {
       throw Error("CharacterSet::update: character " + std::to_string(i) + ": " + e.what());
     }
   }
+  velocities = effective_;
   const ParallelFor& run = parallel_for ? parallel_for : ParallelFor(run_here);
   world_->update(); // queries from many threads then only read the world
   find_neighbours(dt, velocities, run);
@@ -198,6 +246,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     Character& c = characters_[i];
     c.velocity = c.result.displacement / dt;
   }
+  gather_pushes(velocities);
 }
 
 } // namespace glide

@@ -7,6 +7,8 @@
 #include <glide/world/world.hpp>
 
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace glide {
 
@@ -122,6 +124,7 @@ std::vector<std::byte> CharacterSet::save_state() {
   out.u32(static_cast<std::uint32_t>(size()));
   for (Character& c : characters_) {
     out.vec3(c.velocity);
+    out.vec3(c.pushed);
     out.bytes(c.controller->save_state());
   }
   return out.take();
@@ -133,23 +136,25 @@ void CharacterSet::restore_state(std::span<const std::byte> bytes) {
     in.fail("character count", std::to_string(count) + " is not the set's " + std::to_string(size()));
   // All or nothing: a character refused puts back the ones already restored.
   std::vector<std::vector<std::byte>> before;
-  std::vector<glm::vec3> velocities;
+  std::vector<std::pair<glm::vec3, glm::vec3>> motions;
   for (Character& c : characters_) {
     before.push_back(c.controller->save_state());
-    velocities.push_back(c.velocity);
+    motions.emplace_back(c.velocity, c.pushed);
   }
   std::size_t i = 0;
   try {
     for (; i < characters_.size(); ++i) {
       Character& c = characters_[i];
       const glm::vec3 velocity = in.vec3("velocity");
+      const glm::vec3 pushed = in.vec3("pushed");
       c.controller->restore_state(in.bytes(Controller::k_state_bytes));
       c.velocity = velocity;
+      c.pushed = pushed;
     }
   } catch (const Error& e) {
     for (std::size_t j = 0; j < characters_.size(); ++j) {
       characters_[j].controller->restore_state(before[j]);
-      characters_[j].velocity = velocities[j];
+      std::tie(characters_[j].velocity, characters_[j].pushed) = motions[j];
     }
     throw Error("CharacterSet::restore_state: character " + std::to_string(i) + ": " + e.what());
   }

@@ -214,11 +214,87 @@ TEST_CASE("a crowd state that is not one is refused, naming what is wrong, and n
   wrong_count[10] = std::byte{2};
   CHECK_THROWS_WITH_AS(game.set.restore_state(wrong_count), doctest::Contains("character count"), Error);
   std::vector<std::byte> bad_ground = good;
-  const std::size_t third = 14 + 2 * (12 + Controller::k_state_bytes);
-  bad_ground[third + 12 + 27] = std::byte{9}; // the third character's ground target
+  const std::size_t third = 14 + 2 * (24 + Controller::k_state_bytes);
+  bad_ground[third + 24 + 27] = std::byte{9}; // the third character's ground target
   CHECK_THROWS_WITH_AS(game.set.restore_state(bad_ground), doctest::Contains("character 2"), Error);
   CHECK_THROWS_WITH_AS(game.set.restore_state(std::span(good).first(20)), doctest::Contains("byte count"), Error);
   CHECK(game.run(30, 60) == after_good); // the refusals left the state as saved
+}
+
+} // namespace glide::test
+
+namespace glide::test {
+
+namespace {
+
+// A pusher walking at 2 m/s into a character standing still on a floor, for 3 s; returns how
+// far the other went in the last 2 s, and the closest the two and the walls came.
+struct Push {
+  float pushed_distance = 0.f;
+  float worst_gap = 1e9f;
+  float worst_wall = 1e9f;
+  glm::vec3 end{0.f};
+};
+Push push_scene(bool push, float other_mass, float wall_x = 100.f) {
+  World world;
+  add_floor(world);
+  add_box(world, {wall_x, 0, -5}, {wall_x + 1, 3, 5});
+  CharacterSet set(world);
+  const CharacterId pusher = set.add({}, {-1, 0, 0}, {.mass = 70.f, .push = push});
+  const CharacterId other = set.add({}, {0, 0, 0}, {.mass = other_mass});
+  Push out;
+  glm::vec3 at_one_second{0.f};
+  for (int frame = 0; frame < 180; ++frame) {
+    const glm::vec3 velocities[] = {{2, -1, 0}, {0, -1, 0}};
+    set.update(velocities, 1.f / 60.f);
+    if (frame == 59) at_one_second = set.controller(other).position();
+    out.worst_gap = std::min(out.worst_gap, closest_pair_gap(set));
+    for (const CharacterId id : {pusher, other})
+      out.worst_wall = std::min(out.worst_wall, deepest_gap(world, set.controller(id)));
+  }
+  out.end = set.controller(other).position();
+  out.pushed_distance = out.end.x - at_one_second.x;
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("a pusher moves another character by the mass ratio; without push it is only blocked") {
+  const Push equal = push_scene(true, 70.f);
+  CHECK(equal.pushed_distance / 2.f == doctest::Approx(2.f * 0.5f).epsilon(0.15)); // m / (m + m) of 2 m/s
+  const Push heavy = push_scene(true, 210.f);
+  CHECK(heavy.pushed_distance / 2.f == doctest::Approx(2.f * 0.25f).epsilon(0.15));
+  const Push none = push_scene(false, 70.f);
+  CHECK(std::abs(none.pushed_distance) < 1e-3f);
+  for (const Push& p : {equal, heavy, none}) CHECK(p.worst_gap >= -k_penetration_tolerance);
+}
+
+TEST_CASE("a character pushed against a wall stops at the wall, and so does its pusher") {
+  const Push p = push_scene(true, 70.f, 1.5f);
+  CHECK(p.worst_wall >= -k_penetration_tolerance);
+  CHECK(p.worst_gap >= -k_penetration_tolerance);
+  CHECK(p.end.x == doctest::Approx(1.5f - 0.3f).epsilon(0.02)); // the wall, less the radius
+}
+
+TEST_CASE("a character standing on another is carried as it walks") {
+  World world;
+  add_floor(world);
+  CharacterSet set(world);
+  const CharacterId below = set.add({}, {0, 0, 0});
+  const CharacterId above = set.add({}, {0, 1.8f + 0.02f, 0});
+  int on_it = 0;
+  for (int frame = 0; frame < 120; ++frame) {
+    const glm::vec3 velocities[] = {{1.5f, -1, 0}, {0, -1, 0}};
+    set.update(velocities, 1.f / 60.f);
+    const GroundInfo& g = set.controller(above).ground();
+    on_it += g.state == GroundState::on_ground && g.target == HitTarget::character && g.character == below;
+    CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
+  }
+  CHECK(on_it >= 110);
+  const glm::vec3 a = set.controller(above).position(), b = set.controller(below).position();
+  CHECK(b.x == doctest::Approx(3.f).epsilon(0.02));
+  CHECK(std::abs(a.x - b.x) < 0.1f); // a frame behind at most: 1.5 m/s / 60
+  CHECK(a.y > 1.8f);
 }
 
 } // namespace glide::test

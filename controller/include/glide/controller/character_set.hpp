@@ -16,6 +16,8 @@ namespace glide {
 struct CharacterInfo {
   std::uint32_t layers = 1u; ///< layer bits the character belongs to: others whose
                              ///< ControllerSettings::layer_mask shares one collide with it
+  float mass = 70.f;         ///< for pushing: a push moves the other by m / (m + m_other) (kg, > 0)
+  bool push = false;         ///< walking into another character pushes it along the ground
 };
 
 /// Characters that move together once a frame and collide with each other as capsules, on
@@ -56,7 +58,7 @@ public:
   void update(std::span<const glm::vec3> velocities, float dt, const ParallelFor& parallel_for = {});
 
   /// Every character's state as bytes (docs/controller.md, "Crowds"): per character, its
-  /// velocity for who stands on it and its Controller::save_state. As there, a snapshot drops
+  /// velocity for who stands on it, the pushes it was given and its Controller::save_state. As there, a snapshot drops
   /// the query caches, so the updates after a save and after restoring it are bit-identical.
   std::vector<std::byte> save_state();
   /// Puts back a state save_state gave for a set of the same characters (same count; settings
@@ -64,7 +66,7 @@ public:
   /// field for bytes that are not such a state; then nothing changes.
   void restore_state(std::span<const std::byte> bytes);
   /// Bytes of a saved state of `count` characters.
-  static constexpr std::size_t state_bytes(std::size_t count) { return 14 + count * (12 + Controller::k_state_bytes); }
+  static constexpr std::size_t state_bytes(std::size_t count) { return 14 + count * (24 + Controller::k_state_bytes); }
 
   /// How many characters took their move back and moved again in the last update (count).
   std::size_t last_conflicts() const { return last_conflicts_; }
@@ -78,6 +80,7 @@ private:
     std::vector<std::uint32_t> near;     ///< others whose reach meets its reach, by index
     std::vector<CapsuleObstacle> others; ///< what its move meets
     Controller::Checkpoint checkpoint;
+    glm::vec3 pushed{0.f}; ///< given by pushers last frame, added to the next move (m/s)
     bool conflict = false;
   };
 
@@ -85,9 +88,12 @@ private:
   const Character& at(CharacterId id) const;
   void find_neighbours(float dt, std::span<const glm::vec3> velocities, const ParallelFor& run);
   void move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start);
+  glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
+  void gather_pushes(std::span<const glm::vec3> moved_by);
 
   const World* world_;
   std::vector<Character> characters_;
+  std::vector<glm::vec3> effective_;                          ///< each one's velocity this update: input, carry, pushes
   std::vector<CapsuleObstacle> start_;                        ///< every capsule at the start of the update, by index
   std::vector<gjk::Aabb> reach_;                              ///< where each may go this update
   std::vector<std::pair<std::uint64_t, std::uint32_t>> grid_; ///< (cell key, index), sorted
