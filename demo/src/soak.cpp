@@ -96,7 +96,8 @@ struct Scene {
   DemoLevel* level;
   std::vector<PieceId> pieces;
   std::vector<bool> moving; // by PieceId::value
-  gjk::Aabb area;           // where the character may be; beyond it, it is brought back
+  std::vector<PieceId> moving_ids;
+  gjk::Aabb area; // where the character may be; beyond it, it is brought back
   bool is_moving(PieceId id) const { return id.value < moving.size() && moving[id.value]; }
   std::string name(const Contact& c) const {
     if (c.target != HitTarget::piece) return "the terrain";
@@ -125,18 +126,35 @@ Depth depth_of(const World& world, const Scene& scene, const gjk::Capsule& capsu
   return d;
 }
 
+// The default character most of the time, else other shapes and tunings within their limits.
+ControllerSettings pick_settings(Dice& dice) {
+  ControllerSettings c;
+  if (dice.chance(0.6f)) return c;
+  c.radius = dice.uniform(0.15f, 0.6f);
+  c.skin_width = dice.uniform(0.002f, std::min(0.04f, 0.5f * c.radius));
+  c.step_height = dice.chance(0.1f) ? 0.f : dice.uniform(0.05f, 0.5f);
+  c.height = std::max(2.f * c.radius, c.radius + c.step_height) + dice.uniform(0.05f, 1.5f);
+  c.recovery_speed = dice.uniform(0.5f, 10.f);
+  c.max_slope = glm::radians(dice.uniform(20.f, 75.f));
+  c.floor_snap_distance = dice.chance(0.1f) ? 0.f : dice.uniform(c.step_height, c.step_height + 0.3f);
+  c.max_slide_iterations = dice.integer(1, 8);
+  c.toi_method = dice.chance(0.2f) ? ToiMethod::bisection : ToiMethod::conservative_advancement;
+  return c;
+}
+
 class Episode {
 public:
   Episode(Scene& scene, const SoakSettings& settings, SoakReport& report, std::vector<float>& move_us, long long index,
           int frames)
       : scene_(scene), world_(scene.level->world), s_(settings), report_(report), move_us_(move_us), index_(index),
         frames_(frames), dice_(mix(mix(settings.seed) ^ static_cast<std::uint64_t>(index))),
-        controller_(world_, ControllerSettings{}, scene.level->spawn) {}
+        controller_(world_, pick_settings(dice_), scene.level->spawn) {}
 
   void run();
 
 private:
   glm::vec3 surface_spot();
+  PieceId any_piece();
   glm::vec3 clear_spot(float lift_max);
   bool clear(const glm::vec3& feet) const;
   void teleport(bool into_geometry);
@@ -186,6 +204,12 @@ bool Episode::clear(const glm::vec3& feet) const {
   return true;
 }
 
+// Any piece; with moving pieces, one of them half the time.
+PieceId Episode::any_piece() {
+  const std::vector<PieceId>& from = animated_ && dice_.chance(0.5f) ? scene_.moving_ids : scene_.pieces;
+  return from[static_cast<std::size_t>(dice_.integer(0, static_cast<int>(from.size()) - 1))];
+}
+
 // Feet on the terrain or on top of a piece (under a random point of its box, the first surface
 // a ray down meets), a little above it.
 glm::vec3 Episode::surface_spot() {
@@ -196,8 +220,7 @@ glm::vec3 Episode::surface_spot() {
       const float z = dice_.uniform(scene_.area.min.z, scene_.area.max.z);
       return {x, terrain->height_at(x, z), z};
     }
-    const PieceId id =
-        scene_.pieces[static_cast<std::size_t>(dice_.integer(0, static_cast<int>(scene_.pieces.size()) - 1))];
+    const PieceId id = any_piece();
     const gjk::Aabb b = world_.bounds(id);
     const glm::vec3 from(dice_.uniform(b.min.x, b.max.x), b.max.y + 0.5f, dice_.uniform(b.min.z, b.max.z));
     const RayHit hit = world_.raycast(from, {0.f, -1.f, 0.f}, b.max.y - b.min.y + 1.f);
@@ -267,9 +290,7 @@ void Episode::new_segment() {
   if (mode_ == Mode::fly) velocity_ = dice_.direction() * dice_.uniform(0.f, 100.f);
   if (mode_ == Mode::charge || mode_ == Mode::dive) {
     const bool at_terrain = mode_ == Mode::dive && world_.terrain() && dice_.chance(0.2f);
-    target_ = at_terrain ? surface_spot()
-                         : dice_.in_box(world_.bounds(scene_.pieces[static_cast<std::size_t>(
-                               dice_.integer(0, static_cast<int>(scene_.pieces.size()) - 1))]));
+    target_ = at_terrain ? surface_spot() : dice_.in_box(world_.bounds(any_piece()));
     speed_ = dice_.uniform(1.f, 100.f);
   }
 }
@@ -300,7 +321,9 @@ void Episode::frame(int f) {
   } else if (event < 0.01f) {
     report_.resizes += 1;
     try {
-      if (!controller_.resize(dice_.uniform(0.7f, 2.6f))) report_.resizes_refused += 1;
+      const ControllerSettings& cs = controller_.settings();
+      const float lowest = std::max(2.f * cs.radius, cs.radius + cs.step_height) + 0.01f;
+      if (!controller_.resize(dice_.uniform(lowest, std::max(lowest, 2.6f)))) report_.resizes_refused += 1;
     } catch (const Error& e) {
       violation(SoakCheck::error, f, std::string("resize threw: ") + e.what());
     }
@@ -465,6 +488,7 @@ void Episode::frame(int f) {
     if (!recovering_ || recovery_frames_ > 0) report_.crushes += 1;
     start_recovery(d.any);
     report_.worst_penetration = std::max(report_.worst_penetration, pen);
+    report_.worst_beyond_skin = std::max(report_.worst_beyond_skin, pen - cs.skin_width);
     if (pen > tolerance())
       violation(SoakCheck::penetration, f,
                 "crushed, and " + number(pen) + " m into static geometry (skin " + number(cs.skin_width) + " + " +
@@ -491,6 +515,7 @@ void Episode::frame(int f) {
     }
   } else {
     report_.worst_penetration = std::max(report_.worst_penetration, pen);
+    report_.worst_beyond_skin = std::max(report_.worst_beyond_skin, pen - cs.skin_width);
     if (pen > tolerance())
       violation(SoakCheck::penetration, f,
                 "penetration " + number(pen) + " m > skin " + number(cs.skin_width) + " + " +
@@ -505,6 +530,7 @@ void Episode::frame(int f) {
     if (below.inside) {
       const float under = below.height - r.position.y;
       report_.worst_below_terrain = std::max(report_.worst_below_terrain, under);
+      report_.worst_below_beyond_skin = std::max(report_.worst_below_beyond_skin, under - cs.skin_width);
       if (under > tolerance())
         violation(SoakCheck::terrain, f,
                   "feet " + number(under) + " m below the terrain height " + number(below.height) + " m");
@@ -521,7 +547,12 @@ void Episode::violation(SoakCheck check, int f, const std::string& what) {
   v.episode = index_;
   v.frame = f;
   v.what = what;
-  v.state = frame_state_;
+  const ControllerSettings& c = controller_.settings();
+  v.state = frame_state_ + "\n    settings: radius " + hex(c.radius) + ", skin_width " + hex(c.skin_width) +
+            ", step_height " + hex(c.step_height) + ", recovery_speed " + hex(c.recovery_speed) + ", max_slope " +
+            hex(c.max_slope) + ", floor_snap_distance " + hex(c.floor_snap_distance) + ", max_slide_iterations " +
+            std::to_string(c.max_slide_iterations) +
+            (c.toi_method == ToiMethod::bisection ? ", toi_method bisection" : "");
   report_.reports.push_back(std::move(v));
 }
 
@@ -548,10 +579,11 @@ SoakReport run_soak(DemoLevel& level, const SoakSettings& settings) {
     throw Error("soak: episode frames = " + std::to_string(settings.episode_frames) + " must be positive");
   if (level.world.piece_count() == 0) throw Error("soak: level " + level.file.string() + " has no pieces");
 
-  Scene scene{&level, level.world.piece_ids(), {}, {}};
+  Scene scene{&level, level.world.piece_ids(), {}, {}, {}};
   for (const MovingPiece& m : level.moving) {
     if (scene.moving.size() <= m.id.value) scene.moving.resize(m.id.value + 1, false);
     scene.moving[m.id.value] = true;
+    scene.moving_ids.push_back(m.id);
   }
   // The area: the pieces' and the terrain's extent, the terrain's border kept at 2 m.
   gjk::Aabb area;

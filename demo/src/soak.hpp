@@ -54,9 +54,11 @@ struct SoakReport {
   long long frames = 0;
   long long episodes = 0;
   std::array<long long, k_soak_checks> violations{};
-  std::vector<SoakViolation> reports; ///< the first max_reports violations
-  float worst_penetration = 0.f;      ///< deepest overlap outside recoveries (m)
-  float worst_below_terrain = 0.f;    ///< feet below the terrain under them, outside recoveries (m, >= 0)
+  std::vector<SoakViolation> reports;   ///< the first max_reports violations
+  float worst_penetration = 0.f;        ///< deepest overlap outside recoveries (m)
+  float worst_beyond_skin = -1.f;       ///< most of worst_penetration's kind beyond the character's skin (m)
+  float worst_below_terrain = 0.f;      ///< feet below the terrain under them, outside recoveries (m, >= 0)
+  float worst_below_beyond_skin = -1.f; ///< most of worst_below_terrain's kind beyond the character's skin (m)
   long long teleports = 0;
   long long teleports_into_geometry = 0; ///< ... that started a recovery
   long long crushes = 0; ///< a moving piece pressed the character against static geometry, overlapping it
