@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <random>
 
@@ -364,7 +363,7 @@ void Episode::frame(int f) {
                  "\n    position before " + hex(before) + "\n    height " + hex(controller_.settings().height) +
                  ", vertical speed " + hex(vertical_before) + ", ground state " +
                  std::to_string(static_cast<int>(ground_before)) + (animated_ ? ", pieces moving" : "") +
-                 (recovering_ ? ", recovering" : "");
+                 (recovering_ ? ", recovering" : "") + (teleported ? ", teleported before the move" : "");
 
   MoveResult r;
   const double cpu0 = thread_cpu_us();
@@ -536,7 +535,6 @@ void Episode::frame(int f) {
                   "feet " + number(under) + " m below the terrain height " + number(below.height) + " m");
     }
   }
-  (void)teleported;
 }
 
 void Episode::violation(SoakCheck check, int f, const std::string& what) {
