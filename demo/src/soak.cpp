@@ -599,6 +599,9 @@ SoakReport run_soak(DemoLevel& level, const SoakSettings& settings) {
   move_us.reserve(static_cast<std::size_t>(std::min<long long>(settings.frames, 50'000'000)));
   const auto start = Clock::now();
   const long long episodes = (settings.frames + settings.episode_frames - 1) / settings.episode_frames;
+  if (settings.only_episode >= episodes)
+    throw Error("soak: episode " + std::to_string(settings.only_episode) + " is beyond the run's " +
+                std::to_string(episodes) + " episodes (0 to " + std::to_string(episodes - 1) + ")");
   for (long long e = 0; e < episodes; ++e) {
     if (settings.only_episode >= 0 && e != settings.only_episode) continue;
     const int frames =

@@ -32,8 +32,8 @@ enum class SoakCheck : int {
   finite,      ///< every value the controller exposes is finite
   error,       ///< a call with valid input threw glide::Error
   crossing,    ///< the frame's motion passed through a piece or the terrain
-  penetration, ///< deeper than skin + tolerance, not recovering from a teleport
-  recovery,    ///< a recovery from a teleport into geometry took longer than its bound
+  penetration, ///< deeper than skin + tolerance, not recovering from a teleport or a crush
+  recovery,    ///< a recovery from a teleport into geometry or a crush took longer than its bound
   terrain,     ///< feet below the terrain under them by more than skin + tolerance
   move_time,   ///< one move took longer than max_move_ms, on the wall clock and in CPU time
 };
@@ -65,7 +65,7 @@ struct SoakReport {
   long long recoveries_finished = 0;
   int max_recovery_frames = 0;
   int max_recovery_excess = 0;      ///< most frames a recovery took beyond the fastest recovery_speed allows (count)
-  float worst_recovery_depth = 0.f; ///< deepest overlap a teleport put the capsule in (m)
+  float worst_recovery_depth = 0.f; ///< deepest overlap a recovery started from (m)
   long long resizes = 0;
   long long resizes_refused = 0;
   long long jumps = 0;
@@ -80,7 +80,7 @@ struct SoakReport {
 };
 
 /// Runs the soak on `level` (its moving pieces are placed, held or moved per episode).
-/// Throws glide::Error for invalid settings.
+/// Throws glide::Error for invalid settings (frames, episode frames, an episode beyond the run).
 SoakReport run_soak(DemoLevel& level, const SoakSettings& settings);
 
 } // namespace glide::demo

@@ -104,4 +104,7 @@ TEST_CASE("soak: bad options are refused with a message") {
   const auto missing = run_glide({"soak", "--level", "/nonexistent/level.json", "--frames", "10"});
   CHECK(missing.code == 2);
   CHECK(contains(missing.err, "/nonexistent/level.json"));
+  const auto beyond = run_glide({"soak", "--frames", "4000", "--episode", "2"});
+  CHECK(beyond.code == 2);
+  CHECK(contains(beyond.err, "episode 2 is beyond the run's 2 episodes"));
 }
