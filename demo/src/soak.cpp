@@ -141,6 +141,25 @@ ControllerSettings pick_settings(Dice& dice) {
   return c;
 }
 
+// A game's contact callback that changes the rest of a move: slows it, stops it, or sends it
+// back the way it came (all within the move's distance).
+class JitterListener : public ContactListener {
+public:
+  explicit JitterListener(Dice& dice) : dice_(dice) {}
+  void on_adjust_velocity(const ControllerHit&, glm::vec3& velocity) override {
+    const float pick = dice_.uniform(0.f, 1.f);
+    if (pick < 0.3f)
+      velocity *= dice_.uniform(0.f, 1.f);
+    else if (pick < 0.45f)
+      velocity *= -dice_.uniform(0.f, 1.f);
+    else if (pick < 0.55f)
+      velocity = glm::vec3(0.f);
+  }
+
+private:
+  Dice& dice_;
+};
+
 class Episode {
 public:
   Episode(Scene& scene, const SoakSettings& settings, SoakReport& report, std::vector<float>& move_us, long long index,
@@ -174,6 +193,8 @@ private:
   Dice dice_;
   Controller controller_;
   PlayerStep player_;
+  JitterListener listener_{dice_};
+  bool listener_on_ = false;
 
   // The episode's kind.
   float fixed_dt_ = 0.f; // 0: a random dt every frame
@@ -301,6 +322,11 @@ void Episode::run() {
   clock_ = dice_.uniform(0.f, 16.f);
   place_pieces(world_, scene_.level->moving, clock_);
   world_.update();
+  if (dice_.chance(0.2f)) {
+    controller_.set_listener(&listener_);
+    listener_on_ = true;
+    report_.listener_episodes += 1;
+  }
   teleport(dice_.chance(0.2f));
   for (int f = 0; f < frames_; ++f) frame(f);
   report_.frames += frames_;
@@ -325,6 +351,19 @@ void Episode::frame(int f) {
       if (!controller_.resize(dice_.uniform(lowest, std::max(lowest, 2.6f)))) report_.resizes_refused += 1;
     } catch (const Error& e) {
       violation(SoakCheck::error, f, std::string("resize threw: ") + e.what());
+    }
+  } else if (event < 0.012f) {
+    // A save and a restore of it, as a rollback to the present does: nothing changes.
+    report_.restores += 1;
+    const glm::vec3 at_save = controller_.position();
+    const float height = controller_.settings().height;
+    try {
+      controller_.restore_state(controller_.save_state());
+      player_.restore_state(player_.save_state());
+      if (controller_.position() != at_save || controller_.settings().height != height)
+        violation(SoakCheck::error, f, "restoring a state just saved moved the character from " + hex(at_save));
+    } catch (const Error& e) {
+      violation(SoakCheck::error, f, std::string("restoring a state just saved threw: ") + e.what());
     }
   }
   if (segment_left_-- <= 0) new_segment();
@@ -550,7 +589,8 @@ void Episode::violation(SoakCheck check, int f, const std::string& what) {
             ", step_height " + hex(c.step_height) + ", recovery_speed " + hex(c.recovery_speed) + ", max_slope " +
             hex(c.max_slope) + ", floor_snap_distance " + hex(c.floor_snap_distance) + ", max_slide_iterations " +
             std::to_string(c.max_slide_iterations) +
-            (c.toi_method == ToiMethod::bisection ? ", toi_method bisection" : "");
+            (c.toi_method == ToiMethod::bisection ? ", toi_method bisection" : "") +
+            (listener_on_ ? "; a ContactListener changes velocities after contacts" : "");
   report_.reports.push_back(std::move(v));
 }
 

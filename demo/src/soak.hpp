@@ -30,7 +30,7 @@ struct SoakSettings {
 /// The checks, each counted separately.
 enum class SoakCheck : int {
   finite,      ///< every value the controller exposes is finite
-  error,       ///< a call with valid input threw glide::Error
+  error,       ///< a call with valid input threw glide::Error, or a state restored just after its save differed
   crossing,    ///< the frame's motion passed through a piece or the terrain
   penetration, ///< deeper than skin + tolerance, not recovering from a teleport or a crush
   recovery,    ///< a recovery from a teleport into geometry or a crush took longer than its bound
@@ -69,6 +69,8 @@ struct SoakReport {
   long long resizes = 0;
   long long resizes_refused = 0;
   long long jumps = 0;
+  long long restores = 0;            ///< states saved and restored at once
+  long long listener_episodes = 0;   ///< episodes whose ContactListener changed velocities after contacts
   long long crossing_chord_hits = 0; ///< chords that hit, cleared by the path the move took
   double max_move_ms = 0.0;          ///< slowest move on the wall clock (ms)
   double max_move_cpu_ms = 0.0;      ///< most thread CPU time of one move (ms)

@@ -48,6 +48,9 @@ int run_soak_command(const SoakArgs& args, std::ostream& out, std::ostream& err)
             " crushes by moving pieces; " + std::to_string(r.recoveries_finished) + " recoveries finished");
     row(out, "resizes", std::to_string(r.resizes), std::to_string(r.resizes_refused) + " refused for lack of room");
     row(out, "jumps", std::to_string(r.jumps));
+    row(out, "saves restored", std::to_string(r.restores));
+    row(out, "listener episodes", std::to_string(r.listener_episodes),
+        "a ContactListener slows, stops or reverses the rest of the move after contacts");
     out << "\n  check                        violations   worst\n";
     const auto check = [&](demo::SoakCheck c, const std::string& worst) {
       row(out, demo::soak_check_name(c), std::to_string(r.violations[static_cast<std::size_t>(c)]), worst);
@@ -70,12 +73,12 @@ int run_soak_command(const SoakArgs& args, std::ostream& out, std::ostream& err)
                                         fixed(1000.0 * r.worst_below_beyond_skin, 3) + " mm beyond the skin (allowed " +
                                         allowed + ")");
     check(demo::SoakCheck::move_time,
-          s.max_move_ms > 0.f
-              ? "max " + fixed(r.max_move_ms, 3) + " ms, p99.9 " + fixed(r.p999_move_ms, 3) + " ms, median " +
-                    fixed(r.median_move_us, 1) + " us; CPU max " + fixed(r.max_move_cpu_ms, 3) + " ms (limit " +
-                    fixed(s.max_move_ms, 1) + " ms, " + std::to_string(r.moves_preempted) +
-                    " over on the wall clock only: preempted)"
-              : "off; max " + fixed(r.max_move_ms, 3) + " ms, p99.9 " + fixed(r.p999_move_ms, 3) + " ms");
+          s.max_move_ms > 0.f ? "max " + fixed(r.max_move_ms, 3) + " ms, p99.9 " + fixed(r.p999_move_ms, 3) +
+                                    " ms, median " + fixed(r.median_move_us, 1) + " us; CPU max " +
+                                    fixed(r.max_move_cpu_ms, 3) + " ms (limit " + fixed(s.max_move_ms, 1) + " ms, " +
+                                    std::to_string(r.moves_preempted) + " over on the wall clock only: preempted)"
+                              : "off; max " + fixed(r.max_move_ms, 3) + " ms, p99.9 " + fixed(r.p999_move_ms, 3) +
+                                    " ms; CPU max " + fixed(r.max_move_cpu_ms, 3) + " ms");
 
     for (const demo::SoakViolation& v : r.reports) {
       out << "\n"
