@@ -102,10 +102,13 @@ gjk::Capsule Controller::swept_capsule() const {
 }
 
 // Room for everything one move may query beyond its motion (a step up and over, the floor
-// snap, the ground probe), so a walking character gathers anew only every few decimetres.
+// snap, the ground probe), so a walking character gathers anew only every few decimetres. The
+// motion's share stops at k_gather_motion_cap: a 6 m move (100 m/s at 15 Hz) otherwise gathered
+// a box 20 m wide, thousands of terrain triangles that every sweep of the move then culled.
 float Controller::gather_margin(const glm::vec3& motion) const {
-  return glm::length(motion) + settings_.step_height + settings_.step_min_forward + settings_.floor_snap_distance +
-         4.f * settings_.skin_width;
+  constexpr float k_gather_motion_cap = 1.f; // (m)
+  return std::min(glm::length(motion), k_gather_motion_cap) + settings_.step_height + settings_.step_min_forward +
+         settings_.floor_snap_distance + 4.f * settings_.skin_width;
 }
 
 bool Controller::walkable(const glm::vec3& normal) const {

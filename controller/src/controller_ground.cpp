@@ -33,8 +33,11 @@ float Controller::recover(float dt, bool& crushed) {
     glm::vec3 push(0.f);
     std::array<PieceId, 16> passing{}; // what the push's sweep goes through
     std::size_t passing_count = 0;
+    // ... and the terrain, when the push is to clear it.
+    bool passing_terrain = false;
     const auto pass_through = [&](const Contact& c) {
       if (c.target == HitTarget::piece && passing_count < passing.size()) passing[passing_count++] = c.piece;
+      passing_terrain = passing_terrain || c.target == HitTarget::terrain;
     };
     for (const Contact& c : contacts) {
       if (c.distance >= recovery_gap()) continue;
@@ -48,16 +51,23 @@ float Controller::recover(float dt, bool& crushed) {
     });
     if (!clears) {
       glm::vec3 balance(0.f);
+      std::array<PieceId, 16> movers{};
+      std::size_t mover_count = 0;
       int moving = 0;
       for (const Contact& c : contacts) {
         if (c.target != HitTarget::piece || world_->motion(c.piece).dt <= 0.f) continue;
         balance += c.normal * std::max(skin - c.distance, 0.f);
         ++moving;
-        if (c.distance >= recovery_gap()) pass_through(c);
+        if (mover_count < movers.size()) movers[mover_count++] = c.piece;
       }
       if (moving > 0) {
         crushed = true;
         push = balance / static_cast<float>(moving);
+        // The balance clears only the moving pieces: it goes through them alone, and the
+        // static geometry and terrain it would press further into stop it.
+        passing = movers;
+        passing_count = mover_count;
+        passing_terrain = false;
       }
     }
     const float length = glm::length(push);
@@ -69,9 +79,9 @@ float Controller::recover(float dt, bool& crushed) {
       const auto end = passing.begin() + static_cast<std::ptrdiff_t>(passing_count);
       return std::find(passing.begin(), end, id) == end && (!accept || accept(id));
     };
-    // Terrain it starts inside of is what it pushes out of: that does not stop it.
+    // Terrain it starts inside of and pushes out of does not stop it.
     const SweepHit hit = nearby_.sweep_capsule(*world_, swept_capsule(), motion, filter, sweep_settings());
-    const bool blocked = hit.hit && !(hit.started_overlapped && hit.target == HitTarget::terrain);
+    const bool blocked = hit.hit && !(hit.started_overlapped && hit.target == HitTarget::terrain && passing_terrain);
     const float fraction = blocked ? hit.fraction : 1.f;
     position_ += motion * fraction;
     moved += step * fraction;

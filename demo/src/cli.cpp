@@ -18,6 +18,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   add_info_command(app, out, action);
   add_cases_command(app, out, action);
   add_demo_command(app, out, err, action);
+  add_soak_command(app, out, err, action);
 
   try {
     app.parse(argc, argv);

@@ -16,5 +16,7 @@ void add_info_command(CLI::App& app, std::ostream& out, std::function<int()>& ac
 void add_cases_command(CLI::App& app, std::ostream& out, std::function<int()>& action);
 /// `glide demo`: the scripted tour of the demo level, a table of figures and a PNG map.
 void add_demo_command(CLI::App& app, std::ostream& out, std::ostream& err, std::function<int()>& action);
+/// `glide soak`: random episodes on the demo level, every frame checked; a table of the checks.
+void add_soak_command(CLI::App& app, std::ostream& out, std::ostream& err, std::function<int()>& action);
 
 } // namespace glide::cli

@@ -218,6 +218,14 @@ float gap_to(const World& world, const Controller& c, PieceId id) {
   return gap;
 }
 
+/// The deepest overlap of the capsule with any piece but `id` (m, <= 0 inside), or 1e9 when apart.
+float deepest_gap_except(const World& world, const Controller& c, PieceId id) {
+  float gap = 1e9f;
+  for (const Contact& contact : world.overlap_capsule(c.capsule(), 0.f))
+    if (contact.target != HitTarget::piece || contact.piece != id) gap = std::min(gap, contact.distance);
+  return gap;
+}
+
 bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 } // namespace
@@ -334,5 +342,55 @@ TEST_CASE("two walls closing from both sides crush the character midway, then le
     CHECK(gap_to(world, c, left) >= -k_penetration_tolerance);
     CHECK(gap_to(world, c, right) >= -k_penetration_tolerance);
     CHECK(c.ground().state == GroundState::on_ground);
+  }
+}
+
+namespace {
+// The deepest overlap of the capsule with the terrain (m, <= 0 inside), or 1e9 when apart.
+float gap_to_terrain(const World& world, const Controller& c) {
+  float gap = 1e9f;
+  for (const Contact& contact : world.overlap_capsule(c.capsule(), 0.f))
+    if (contact.target == HitTarget::terrain) gap = std::min(gap, contact.distance);
+  return gap;
+}
+} // namespace
+
+TEST_CASE("a slab coming down on the character crushes it against the ground, never pushing it into the ground") {
+  // The slab descends onto the head at 1 m/s and stops 0.6 m into the capsule: the ground does
+  // not let the character go, so it is crushed, overlapping the slab. The ground is terrain,
+  // a floor piece, or a floor piece the character stands on closer than the skin (as a push
+  // that moved it by less than the whole overlap leaves it). Each frame it stays out of the
+  // ground to the tolerance.
+  for (const int ground : {0, 1, 2}) {
+    CAPTURE(ground);
+    const float dt = 1.f / 60.f;
+    World world;
+    if (ground == 0)
+      world.set_terrain(Heightfield({.rows = 9,
+                                     .columns = 9,
+                                     .heights = std::vector<float>(81, 0.f),
+                                     .cell_size = {2.f, 2.f},
+                                     .origin = {-8.f, 0.f, -8.f}}));
+    else
+      add_floor(world);
+    const glm::vec3 half{1.f, 0.25f, 1.f};
+    const auto slab_at = [&](float t) {
+      return gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {0.5f, 2.3f - std::min(t, 1.1f), 0.f}};
+    };
+    const PieceId slab = world.add_piece(gjk::ConvexHull::box(half), slab_at(0.f), {.kinematic = true});
+    const float skin = ControllerSettings{}.skin_width;
+    Controller c(world, {}, {0.f, ground == 2 ? 0.5f * skin : skin, 0.f});
+    Player player(c, world);
+    bool crushed = false;
+    for (float t = dt; t <= 1.6f; t += dt) {
+      CAPTURE(t);
+      world.move_piece(slab, slab_at(t), dt);
+      const MoveResult r = player.step({0, 0, 0}, dt);
+      REQUIRE(finite(r.position));
+      crushed = crushed || r.flags.crushed;
+      const float gap = ground == 0 ? gap_to_terrain(world, c) : deepest_gap_except(world, c, slab);
+      CHECK(gap >= -k_penetration_tolerance);
+    }
+    CHECK(crushed);
   }
 }
