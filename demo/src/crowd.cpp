@@ -111,8 +111,12 @@ CrowdStats run_crowd(DemoLevel& level, const ControllerSettings& settings, const
   std::uniform_real_distribution<float> unit(-1.f, 1.f);
   const auto new_goal = [&] {
     glm::vec3 g;
-    do g = glm::vec3(unit(rng), 0.f, unit(rng));
-    while (glm::dot(g, g) > 1.f);
+    do {
+      // One draw per statement: the order of a call's arguments is up to the compiler.
+      g.x = unit(rng);
+      g.y = 0.f;
+      g.z = unit(rng);
+    } while (glm::dot(g, g) > 1.f);
     return level.spawn + crowd.route_radius * g;
   };
   std::vector<glm::vec3> goals(n), velocities(n);

@@ -70,7 +70,7 @@ public:
   int integer(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   glm::vec3 direction() {
     for (;;) {
-      const glm::vec3 v(uniform(-1.f, 1.f), uniform(-1.f, 1.f), uniform(-1.f, 1.f));
+      const glm::vec3 v{uniform(-1.f, 1.f), uniform(-1.f, 1.f), uniform(-1.f, 1.f)}; // braces: drawn in order
       const float l = glm::length(v);
       if (l > 0.05f && l <= 1.f) return v / l;
     }
