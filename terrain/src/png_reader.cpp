@@ -63,7 +63,11 @@ std::vector<unsigned char> without_empty_idat(const std::vector<unsigned char>& 
                  bytes.begin() + static_cast<std::ptrdiff_t>(at + 12 + length));
     at += 12 + length;
   }
-  out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.end());
+  // A chunk cut short (no room for its length, type and CRC) is truncated data, not a chunk
+  // to hand on: an empty IDAT without its CRC would reach stb_image's null-pointer copy.
+  if (at != bytes.size())
+    fail(file, "truncated data: PNG chunk at byte " + std::to_string(at) + " has " + std::to_string(bytes.size() - at) +
+                   " bytes, fewer than a chunk's 12");
   return out;
 }
 

@@ -150,6 +150,16 @@ TEST_CASE("an empty IDAT chunk adds nothing; a chunk past the end of the file is
   CHECK_THROWS_WITH_AS(load_heightfield(file),
                        doctest::Contains("empty_idat.png': truncated data: PNG chunk of 2130706432 bytes"),
                        glide::Error);
+  // A file that ends inside a chunk's length, type and CRC (an empty IDAT without its CRC, as
+  // the heightmap fuzzer found) is truncated data too, never handed to stb_image.
+  std::vector<unsigned char> cut(bytes.begin(), bytes.begin() + 33);
+  const unsigned char idat_without_crc[] = {0, 0, 0, 0, 'I', 'D', 'A', 'T'};
+  cut.insert(cut.end(), std::begin(idat_without_crc), std::end(idat_without_crc));
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(cut.data()), static_cast<std::streamsize>(cut.size()));
+  CHECK_THROWS_WITH_AS(load_heightfield(file),
+                       doctest::Contains("truncated data: PNG chunk at byte 33 has 8 bytes, fewer than a chunk's 12"),
+                       glide::Error);
 }
 
 TEST_CASE("16-bit PNG round-trips") {
