@@ -250,6 +250,9 @@ void World::update() const {
   }
   if (dirty_[k_moving_tree]) rebuild(k_moving_tree);
   if (moved_.empty()) return;
+  // Every moved piece is in the moving tree by now (above): only that tree is refitted, and only
+  // it can loosen; the static tree changes only by rebuilds and removals.
+  detail::Bvh& moving = *trees_[k_moving_tree];
   // Each refit's data is fetched while earlier ones run: first the piece's record and its
   // place in the hierarchy, then what the refit reads there (bvh.hpp, prefetch_refit).
   constexpr std::size_t k_ahead = 8;
@@ -260,22 +263,18 @@ void World::update() const {
       __builtin_prefetch(&build_index_[moved_[j + 3 * k_ahead]]);
     }
     if (j + 2 * k_ahead < n) {
-      const Piece& ahead = pieces_[moved_[j + 2 * k_ahead]];
-      __builtin_prefetch(ahead.world_vertices.data());
-      trees_[ahead.tree]->prefetch_refit_record(build_index_[moved_[j + 2 * k_ahead]]);
+      __builtin_prefetch(pieces_[moved_[j + 2 * k_ahead]].world_vertices.data());
+      moving.prefetch_refit_record(build_index_[moved_[j + 2 * k_ahead]]);
     }
-    if (j + k_ahead < n) trees_[pieces_[moved_[j + k_ahead]].tree]->prefetch_refit(build_index_[moved_[j + k_ahead]]);
+    if (j + k_ahead < n) moving.prefetch_refit(build_index_[moved_[j + k_ahead]]);
     const Piece& p = pieces_[moved_[j]];
     p.refit_queued = false;
-    trees_[p.tree]->stage_refit(build_index_[moved_[j]], p.bounds, p.world_vertices);
+    moving.stage_refit(build_index_[moved_[j]], p.bounds, p.world_vertices);
   }
-  for (auto& tree : trees_) tree->finish_refits();
+  moving.finish_refits();
   moved_.clear();
   ++refits_;
-  if (degraded(k_static_tree))
-    rebuild(k_static_tree);
-  else if (degraded(k_moving_tree))
-    rebuild(k_moving_tree);
+  if (degraded(k_moving_tree)) rebuild(k_moving_tree);
 }
 
 bool World::degraded(std::uint8_t tree) const {
