@@ -7,6 +7,7 @@
 // (coincident points, collinear triangle, coplanar tetrahedron) fall back to searching all
 // of their faces, so the answer is always a point of the simplex and never NaN.
 
+#include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/detail/select.hpp>
 #include <glide/gjk/detail/vec4.hpp>
 
@@ -17,6 +18,8 @@
 #include <array>
 #include <cmath>
 #include <limits>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk {
 
@@ -353,8 +356,9 @@ inline void closest_on_tetrahedron(const F4* p, Closest4& out, bool newest = fal
 }
 
 /// Closest point to the origin of the simplex p[0..count-1] (count 1 to 4); see
-/// closest_to_origin below.
-inline Closest4 closest_to_origin(const F4* p, int count, bool last_is_newest = false) {
+/// closest_to_origin below. Always inline: GJK's loop branches on the count it knows, and GCC
+/// leaves this dispatch out of line when a file instantiates GJK for many shape pairs.
+[[gnu::always_inline]] inline Closest4 closest_to_origin(const F4* p, int count, bool last_is_newest = false) {
   Closest4 out;
   switch (count) {
   case 1:
@@ -379,11 +383,9 @@ inline Closest4 closest_to_origin(const F4* p, int count, bool last_is_newest = 
 /// `last_is_newest`, the caller (GJK) guarantees that the last vertex was just added to a
 /// simplex whose nearest point lay on the others, which lets the search skip the face
 /// opposite it (GJK's classic pruning; the full search still runs if rounding requires).
-inline SimplexClosest closest_to_origin(const glm::vec3* p, int count, bool last_is_newest = false) {
-  detail::F4 q[4]{};
-  for (int i = 0; i < count && i < 4; ++i) q[i] = detail::load(p[i]);
-  const detail::Closest4 c = detail::closest_to_origin(q, count, last_is_newest);
-  return {detail::to_vec3(c.point), c.distance_squared, c.weights, c.mask, c.contains_origin};
-}
+/// Compiled in the library, so it rounds alike whatever the caller's flags.
+SimplexClosest closest_to_origin(const glm::vec3* p, int count, bool last_is_newest = false);
 
 } // namespace glide::gjk
+
+GLIDE_GJK_FP_EXACT_END
