@@ -1,9 +1,12 @@
 #pragma once
 
+#include <glide/gjk/detail/fp_exact.hpp>
 #include <glm/common.hpp>
 #include <glm/vec3.hpp>
 
 #include <limits>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk {
 
@@ -59,3 +62,5 @@ struct Aabb {
 inline Aabb merge(const Aabb& a, const Aabb& b) { return a.merged(b); }
 
 } // namespace glide::gjk
+
+GLIDE_GJK_FP_EXACT_END

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/detail/hull_scan.hpp>
 #include <glide/gjk/detail/vec4.hpp>
 #include <glide/gjk/shapes.hpp>
@@ -9,6 +10,8 @@
 #include <limits>
 #include <span>
 #include <vector>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk {
 
@@ -150,3 +153,5 @@ private:
 };
 
 } // namespace glide::gjk
+
+GLIDE_GJK_FP_EXACT_END

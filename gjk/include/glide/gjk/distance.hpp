@@ -4,6 +4,8 @@
 // distance, closest points and normal between two convex support mappings.
 // docs/gjk.md explains the algorithm, the tolerances and the accuracy.
 
+#include <glide/gjk/detail/builtin_shapes.hpp>
+#include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/detail/gjk_precise.hpp>
 #include <glide/gjk/detail/gjk_support.hpp>
 #include <glide/gjk/shapes.hpp>
@@ -18,6 +20,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk {
 
@@ -398,4 +402,13 @@ DistanceResult distance(const A& a, const B& b, const DistanceSettings& settings
   return result;
 }
 
+// The built-in shapes' queries are compiled in the library (see detail/builtin_shapes.hpp).
+#define GLIDE_GJK_DISTANCE_INSTANCE(A, B)                                                                              \
+  template DistanceResult distance<A, B>(const A&, const B&, const DistanceSettings&, SimplexCache*);
+#define GLIDE_GJK_EXTERN_DISTANCE(A, B) extern GLIDE_GJK_DISTANCE_INSTANCE(A, B)
+GLIDE_GJK_BUILTIN_PAIRS(GLIDE_GJK_EXTERN_DISTANCE)
+#undef GLIDE_GJK_EXTERN_DISTANCE
+
 } // namespace glide::gjk
+
+GLIDE_GJK_FP_EXACT_END

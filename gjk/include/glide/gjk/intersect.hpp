@@ -4,11 +4,15 @@
 // it stops as soon as a support point fails to pass the origin (a separating plane) or a
 // tetrahedron encloses the origin, and never computes barycentric weights.
 
+#include <glide/gjk/detail/builtin_shapes.hpp>
+#include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/distance.hpp>
 #include <glide/gjk/shapes.hpp>
 
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk {
 
@@ -166,4 +170,12 @@ bool intersect(const A& a, const B& b) {
   return detail::gjk_intersect(core_of(a), core_of(b), 64);
 }
 
+// The built-in shapes' queries are compiled in the library (see detail/builtin_shapes.hpp).
+#define GLIDE_GJK_INTERSECT_INSTANCE(A, B) template bool intersect<A, B>(const A&, const B&);
+#define GLIDE_GJK_EXTERN_INTERSECT(A, B) extern GLIDE_GJK_INTERSECT_INSTANCE(A, B)
+GLIDE_GJK_BUILTIN_PAIRS(GLIDE_GJK_EXTERN_INTERSECT)
+#undef GLIDE_GJK_EXTERN_INTERSECT
+
 } // namespace glide::gjk
+
+GLIDE_GJK_FP_EXACT_END

@@ -5,7 +5,9 @@
 // (detail/epa.hpp) plus both radii. Cores apart but closer than the radii: the radii minus
 // the GJK distance, along the distance normal. Farther apart: not overlapping.
 
+#include <glide/gjk/detail/builtin_shapes.hpp>
 #include <glide/gjk/detail/epa.hpp>
+#include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/distance.hpp>
 #include <glide/gjk/shapes.hpp>
 #include <glide/gjk/status.hpp>
@@ -14,6 +16,8 @@
 #include <glm/vec3.hpp>
 
 #include <cmath>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk {
 
@@ -69,11 +73,21 @@ PenetrationResult penetration(const A& a, const B& b, const PenetrationSettings&
   if (epa.status == Status::invalid_input) return out;
   out.overlapping = true;
   const glm::vec3 normal(-epa.face_normal);
-  out.normal = detail::is_finite(normal) && glm::length(normal) > 0.5f ? glm::normalize(normal) : glm::vec3(0, 1, 0);
+  out.normal =
+      detail::is_finite(normal) && glm::length(normal) > 0.5f ? detail::normalized(normal) : glm::vec3(0, 1, 0);
   out.depth = static_cast<float>(epa.depth) + radii;
   out.point_a = epa.point_a - ra * out.normal;
   out.point_b = epa.point_b + rb * out.normal;
   return out;
 }
 
+// The built-in shapes' queries are compiled in the library (see detail/builtin_shapes.hpp).
+#define GLIDE_GJK_PENETRATION_INSTANCE(A, B)                                                                           \
+  template PenetrationResult penetration<A, B>(const A&, const B&, const PenetrationSettings&);
+#define GLIDE_GJK_EXTERN_PENETRATION(A, B) extern GLIDE_GJK_PENETRATION_INSTANCE(A, B)
+GLIDE_GJK_BUILTIN_PAIRS(GLIDE_GJK_EXTERN_PENETRATION)
+#undef GLIDE_GJK_EXTERN_PENETRATION
+
 } // namespace glide::gjk
+
+GLIDE_GJK_FP_EXACT_END

@@ -2,6 +2,7 @@
 
 #include <glide/error.hpp>
 #include <glide/gjk/aabb.hpp>
+#include <glide/gjk/detail/fp_exact.hpp>
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -10,6 +11,8 @@
 #include <concepts>
 #include <cstdint>
 #include <span>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk {
 
@@ -199,3 +202,5 @@ inline float radius_of(const Sphere& s) { return s.radius; }
 inline float radius_of(const Capsule& c) { return c.radius; }
 
 } // namespace glide::gjk
+
+GLIDE_GJK_FP_EXACT_END

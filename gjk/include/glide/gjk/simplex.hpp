@@ -6,10 +6,13 @@
 // held as detail::F4 (x, y, z, 0 in one register), the form the sub-algorithm works in.
 
 #include <glide/gjk/closest_point.hpp>
+#include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/detail/vec4.hpp>
 
 #include <array>
 #include <cstdint>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk {
 
@@ -110,7 +113,7 @@ struct Simplex {
     ++count;
   }
   /// Makes the staged vertex part of the simplex unless it repeats one (false then).
-  bool admit_staged() {
+  [[gnu::always_inline]] bool admit_staged() {
     if (contains(w[count])) return false;
     admit();
     return true;
@@ -118,3 +121,5 @@ struct Simplex {
 };
 
 } // namespace glide::gjk
+
+GLIDE_GJK_FP_EXACT_END

@@ -8,6 +8,8 @@
 // Under translation the distance f(t) is a convex function of t (the distance from a point
 // moving on a line to the convex set shape - segment), which the fast method relies on.
 
+#include <glide/gjk/detail/builtin_shapes.hpp>
+#include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/distance.hpp>
 #include <glide/gjk/penetration.hpp>
 #include <glide/gjk/shapes.hpp>
@@ -20,6 +22,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk {
 
@@ -230,4 +234,18 @@ ToiResult toi_conservative_advancement(const Segment& seg, float radius, const g
   return out;
 }
 
+// The built-in shapes' queries are compiled in the library (see detail/builtin_shapes.hpp).
+#define GLIDE_GJK_TOI_INSTANCE(Unused, B)                                                                              \
+  template ToiResult toi_bisection<B>(const Segment&, float, const glm::vec3&, const B&, const ToiSettings&);          \
+  template ToiResult toi_conservative_advancement<B>(const Segment&, float, const glm::vec3&, const B&,                \
+                                                     const ToiSettings&, const ToiWarmStart&);
+#define GLIDE_GJK_EXTERN_TOI(Unused, B)                                                                                \
+  extern template ToiResult toi_bisection<B>(const Segment&, float, const glm::vec3&, const B&, const ToiSettings&);   \
+  extern template ToiResult toi_conservative_advancement<B>(const Segment&, float, const glm::vec3&, const B&,         \
+                                                            const ToiSettings&, const ToiWarmStart&);
+GLIDE_GJK_BUILTIN_SHAPES_WITH(GLIDE_GJK_EXTERN_TOI, )
+#undef GLIDE_GJK_EXTERN_TOI
+
 } // namespace glide::gjk
+
+GLIDE_GJK_FP_EXACT_END

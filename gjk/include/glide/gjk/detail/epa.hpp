@@ -9,6 +9,8 @@
 // in a triangle's plane, point vs segment) have no tetrahedron; they are inflated by a
 // small ball and the inflation is subtracted from the depth afterwards.
 
+#include <glide/gjk/detail/fp_exact.hpp>
+#include <glide/gjk/detail/vec4.hpp>
 #include <glide/gjk/status.hpp>
 
 #include <glm/ext/vector_double3.hpp>
@@ -21,6 +23,8 @@
 #include <limits>
 #include <utility>
 #include <vector>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk::detail {
 
@@ -210,7 +214,7 @@ bool initial_tetrahedron(const A& a, const B& b, Probes probes, double inflation
       if (glm::dot(e, e) > best) best = glm::dot(e, e), i0 = i, i1 = j;
     }
   if (!(std::sqrt(best) > flat_eps)) return false;
-  const glm::dvec3 p0 = probes[i0].w, axis = glm::normalize(probes[i1].w - p0);
+  const glm::dvec3 p0 = probes[i0].w, axis = normalized(probes[i1].w - p0);
   auto line_distance = [&](const glm::dvec3& p) { return glm::length(glm::cross(p - p0, axis)); };
   MinkowskiVertex v2 = probes[0];
   best = -1.0;
@@ -218,7 +222,7 @@ bool initial_tetrahedron(const A& a, const B& b, Probes probes, double inflation
     if (line_distance(v.w) > best) best = line_distance(v.w), v2 = v;
   if (!(best > flat_eps)) {
     const glm::dvec3 u =
-        glm::normalize(glm::cross(axis, std::abs(axis.x) < 0.6 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0)));
+        normalized(glm::cross(axis, std::abs(axis.x) < 0.6 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0)));
     const glm::dvec3 v = glm::cross(axis, u);
     for (const glm::dvec3& d : {u, -u, v, -v}) {
       const MinkowskiVertex s = minkowski_support(a, b, d, inflation);
@@ -226,7 +230,7 @@ bool initial_tetrahedron(const A& a, const B& b, Probes probes, double inflation
     }
     if (!(best > flat_eps)) return false;
   }
-  const glm::dvec3 n = glm::normalize(glm::cross(probes[i1].w - p0, v2.w - p0));
+  const glm::dvec3 n = normalized(glm::cross(probes[i1].w - p0, v2.w - p0));
   MinkowskiVertex v3 = probes[0];
   best = -1.0;
   for (const glm::dvec3& d : {n, -n}) {
@@ -324,3 +328,5 @@ EpaResult run_epa(const A& a, const B& b, double inflation, int max_iterations, 
 }
 
 } // namespace glide::gjk::detail
+
+GLIDE_GJK_FP_EXACT_END

@@ -9,6 +9,7 @@
 // is exact to ~1e-16 of them, and the only rounding left is that of the support calls
 // (float directions): the loop then ends within the documented bounds.
 
+#include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/detail/vec4.hpp>
 
 #include <glm/ext/vector_double3.hpp>
@@ -18,6 +19,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk::detail {
 
@@ -138,3 +141,5 @@ inline int keep_precise(PreciseVertex* s, int n, const PreciseClosest& c, std::a
 }
 
 } // namespace glide::gjk::detail
+
+GLIDE_GJK_FP_EXACT_END

@@ -3,6 +3,7 @@
 // Support-point helpers shared by distance and intersection GJK: the first search direction
 // and a support call that carries a hill-climbing hint for shapes that accept one.
 
+#include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/detail/select.hpp>
 #include <glide/gjk/detail/vec4.hpp>
 #include <glide/gjk/shapes.hpp>
@@ -13,6 +14,8 @@
 #include <concepts>
 #include <cstdint>
 #include <limits>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk::detail {
 
@@ -204,3 +207,5 @@ struct SupportCursor<S> {
 };
 
 } // namespace glide::gjk::detail
+
+GLIDE_GJK_FP_EXACT_END

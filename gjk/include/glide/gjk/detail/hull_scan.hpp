@@ -5,6 +5,7 @@
 // 8-vertex distance query). The coordinates are stored in blocks of four vertices, x then y
 // then z (12 floats per block), so one SSE2 step loads three registers from one cache line.
 
+#include <glide/gjk/detail/fp_exact.hpp>
 #include <glm/vec3.hpp>
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk::detail {
 
@@ -121,3 +124,5 @@ inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, const gl
 }
 
 } // namespace glide::gjk::detail
+
+GLIDE_GJK_FP_EXACT_END

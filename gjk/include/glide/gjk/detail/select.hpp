@@ -6,7 +6,10 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include <glide/gjk/detail/fp_exact.hpp>
 #endif
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk::detail {
 
@@ -32,3 +35,5 @@ inline float max_of(float a, float b) {
 inline float clamp01(float t) { return min_of(max_of(t, 0.f), 1.f); }
 
 } // namespace glide::gjk::detail
+
+GLIDE_GJK_FP_EXACT_END

@@ -6,12 +6,19 @@
 // multiplies and a subtraction. Every operation rounds exactly as glm's: the same products,
 // summed in the same order, so the results are bit-identical.
 
+#include <glide/gjk/detail/fp_exact.hpp>
+#include <glm/ext/vector_double3.hpp>
+#include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
+
+#include <cmath>
 
 #include <cstdint>
 #if defined(__SSE2__)
 #include <xmmintrin.h>
 #endif
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk::detail {
 
@@ -48,6 +55,12 @@ inline F4 keep_if(bool keep, F4 v) {
   return reinterpret_cast<F4>(reinterpret_cast<I4>(v) & mask);
 }
 
+/// glm::normalize, rounded alike (v times 1 / sqrt(v·v)), but defined under fp_exact.hpp's
+/// guard: GCC does not inline glm's into guarded code compiled with other flags, and calls a
+/// copy that contracts.
+inline glm::vec3 normalized(const glm::vec3& v) { return v * (1.f / std::sqrt(glm::dot(v, v))); }
+inline glm::dvec3 normalized(const glm::dvec3& v) { return v * (1.0 / std::sqrt(glm::dot(v, v))); }
+
 /// c ? x : y by masking, with no branch to mispredict.
 inline F4 select(bool c, F4 x, F4 y) {
   const I4 mask = I4{} - static_cast<std::int32_t>(c);
@@ -55,3 +68,5 @@ inline F4 select(bool c, F4 x, F4 y) {
 }
 
 } // namespace glide::gjk::detail
+
+GLIDE_GJK_FP_EXACT_END
