@@ -277,10 +277,18 @@ inline std::optional<Contact> terrain_contact_from(const gjk::Capsule& capsule, 
   const TerrainColumn column = terrain_column(tri, capsule.segment);
   if (!column.over || (column.lowest >= 0.f && d.distance > 0.f)) {
     std::optional<Contact> c = contact_from(capsule, margin, tri, d);
+    if (!c) return c;
+    const glm::vec3 up = glm::normalize(glm::cross(tri.b - tri.a, tri.c - tri.a));
+    // Overlapping it beside its column (or off its edge): the capsule is in the solid below,
+    // whose way out is up through the surface; an edge of the thin triangle has no side.
+    if (c->distance < 0.f) {
+      c->normal = up;
+      return c;
+    }
     // Beside the triangle and under its plane: the terrain is met from above and the side
     // only. The edge the closest points lie on is also another triangle's, whose contact
     // faces the capsule (except at the grid's border and a hole's, where the solid has no side).
-    if (c && glm::dot(c->normal, glm::cross(tri.b - tri.a, tri.c - tri.a)) < 0.f) return std::nullopt;
+    if (glm::dot(c->normal, up) < 0.f) return std::nullopt;
     return c;
   }
   Contact c;
