@@ -39,6 +39,12 @@ glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other
   return length > 0.f ? gap / length : glm::vec3(0.f, 1.f, 0.f);
 }
 
+// Whether two boxes overlap seen from above (x and z only): a triangle whose column holds some
+// of a segment inside `box` does.
+inline bool overlaps_from_above(const gjk::Aabb& a, const gjk::Aabb& box) {
+  return a.min.x <= box.max.x && box.min.x <= a.max.x && a.min.z <= box.max.z && box.min.z <= a.max.z;
+}
+
 } // namespace
 
 void NearbyPieces::learn_face(Entry& e, const gjk::DistanceResult& d) const {
@@ -200,6 +206,7 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   const gjk::Aabb reach_box = box.swept(motion);
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     // The bounds sit apart from the entries, so the many a sweep passes by cost little.
+    if (!overlaps_from_above(bounds_[i], reach_box)) continue;
     Entry& e = entries_[i];
     if (e.target == HitTarget::terrain && accepts(e, filter)) {
       // Before the culling: a capsule buried under the surface is below the triangle's bounds.
@@ -262,6 +269,7 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
       // A segment under a terrain triangle is inside the terrain, however far below the
       // triangle's bounds; and a plane learnt from below the triangle faces down and proves
       // nothing about the solid under it.
+      if (!overlaps_from_above(bounds_[i], box)) continue;
       const bool below =
           target == HitTarget::terrain && detail::terrain_column(triangles_[e.order], capsule.segment).lowest < 0.f;
       if (!below && !bounds_[i].overlaps(box)) continue;
