@@ -39,9 +39,12 @@ float Controller::recover(float dt, bool& crushed) {
       if (c.target == HitTarget::piece && passing_count < passing.size()) passing[passing_count++] = c.piece;
       passing_terrain = passing_terrain || c.target == HitTarget::terrain;
     };
+    bool pushes_out_of_moving = false;
     for (const Contact& c : contacts) {
       if (c.distance >= recovery_gap()) continue;
       pass_through(c);
+      pushes_out_of_moving = pushes_out_of_moving ||
+                             (c.target == HitTarget::piece && c.distance < 0.f && world_->motion(c.piece).dt > 0.f);
       // Only what earlier contacts' push has not already covered: no double push in corners.
       const float need = skin - c.distance - glm::dot(push, c.normal);
       if (need > 0.f) push += c.normal * need;
@@ -85,7 +88,12 @@ float Controller::recover(float dt, bool& crushed) {
     const float fraction = blocked ? hit.fraction : 1.f;
     position_ += motion * fraction;
     moved += step * fraction;
-    if (blocked) break;
+    if (blocked) {
+      // Held where a moving piece overlaps it by what does not let it out (a lift coming
+      // down past a character beside a wall): that piece crushes it.
+      if (step * fraction <= cleared && pushes_out_of_moving) crushed = true;
+      break;
+    }
   }
   return moved;
 }

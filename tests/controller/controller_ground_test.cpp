@@ -153,3 +153,52 @@ TEST_CASE("recovery and rest end at the skin distance whatever the frame rate (0
     }
   }
 }
+
+TEST_CASE("a character put into the terrain rises straight out of it, through it or buried under it") {
+  // Terrain is solid below its surface: the way out is up, never sideways along the ground or
+  // down through it. A flat and a 20 degree heightfield of 0.5 m cells; the small character
+  // that once sank through the flat one, and the default one.
+  for (const float slope : {0.f, 0.364f}) {
+    HeightfieldDef def;
+    def.rows = def.columns = 33;
+    def.cell_size = {0.5f, 0.5f};
+    def.origin = {-8.f, 0.f, -8.f};
+    for (int r = 0; r < def.rows; ++r)
+      for (int c = 0; c < def.columns; ++c) def.heights.push_back(slope * (-8.f + 0.5f * static_cast<float>(c)));
+    World world;
+    world.set_terrain(Heightfield(std::move(def)));
+    for (const float radius : {0.17f, 0.3f}) {
+      // Feet through the surface (the segment's end under it too), just under, and buried.
+      for (const float below : {0.18f, 0.35f, 1.f, 2.5f}) {
+        CAPTURE(slope);
+        CAPTURE(radius);
+        CAPTURE(below);
+        ControllerSettings s;
+        s.radius = radius;
+        s.skin_width = radius < 0.2f ? 0.004f : s.skin_width;
+        s.max_slope = glm::radians(40.f);
+        const glm::vec3 spot{0.37f, 0.f, -0.21f};
+        Controller c(world, s, spot + glm::vec3(0.f, slope * spot.x - below, 0.f));
+        Player player(c, world);
+        float lowest = c.position().y;
+        for (int frame = 0; frame < 180; ++frame) {
+          player.step({0, 0, 0}, k_dt);
+          lowest = std::min(lowest, c.position().y);
+        }
+        const float surface = slope * c.position().x;
+        const float cos_slope = std::cos(std::atan(slope));
+        // Never deeper than where it was put, out on top at the skin (a sphere resting on the
+        // slope has its lowest point (radius + skin) / cos - radius above the surface), and
+        // moved along the surface's normal only: up and down the slope's x by tan of the rise,
+        // and within the skin of its spot otherwise (what touches it within the skin beside
+        // it pushes it that far at most).
+        CHECK(lowest >= slope * spot.x - below - 1e-4f);
+        CHECK(deepest_gap(world, c) >= -k_penetration_tolerance);
+        CHECK(c.position().y - surface == doctest::Approx((radius + s.skin_width) / cos_slope - radius).epsilon(0.02));
+        const float rise = c.position().y - (slope * spot.x - below);
+        CHECK(std::abs(c.position().z - spot.z) < s.skin_width);
+        CHECK(std::abs(c.position().x - (spot.x - slope * rise)) < s.skin_width);
+      }
+    }
+  }
+}

@@ -394,3 +394,38 @@ TEST_CASE("a slab coming down on the character crushes it against the ground, ne
     CHECK(crushed);
   }
 }
+
+TEST_CASE("a thin slab coming down through a character beside a wall keeps it crushed while it overlaps") {
+  // A lift's 20 cm deck comes down past a character standing on the floor against a wall. Once
+  // the deck is inside the capsule, its shortest way out is sideways into the wall, which stops
+  // it at once: the deck holds the character where it overlaps it, and every such move says
+  // `crushed` (it used to say nothing, recovering 0 m), until the deck is low enough to rise
+  // out of, and the character ends on it.
+  const float dt = 1.f / 60.f;
+  World world;
+  add_floor(world);
+  add_box(world, {-2.f, 0.f, -4.5f}, {2.f, 3.2f, -1.05f}); // the wall, its face at z = -1.05
+  const auto deck_at = [](float t) {
+    return gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {0.f, std::max(2.5f - t, 0.1f), 0.f}};
+  };
+  const PieceId deck = world.add_piece(gjk::ConvexHull::box({1.f, 0.1f, 1.f}), deck_at(0.f), {.kinematic = true});
+  const ControllerSettings s;
+  Controller c(world, s, {0.63f, s.skin_width, -1.05f + s.radius + s.skin_width});
+  Player player(c, world);
+  int overlapped = 0;
+  for (float t = dt; t <= 3.f; t += dt) {
+    CAPTURE(t);
+    world.move_piece(deck, deck_at(t), dt);
+    const MoveResult r = player.step({0, 0, 0}, dt);
+    REQUIRE(finite(r.position));
+    const float gap = deepest_gap_except(world, c, PieceId{});
+    if (gap < -(s.skin_width + 1e-3f) && t < 2.4f) {
+      ++overlapped;
+      CHECK((r.flags.crushed || r.recovered > 0.f)); // held by the deck, or rising out of it
+    }
+    CHECK(deepest_gap_except(world, c, deck) >= -k_penetration_tolerance); // never into the floor or wall
+  }
+  CHECK(overlapped > 10);
+  // The deck at rest on the floor: the character ends on top of it, at the skin.
+  CHECK(deepest_gap(world, c) >= -k_penetration_tolerance);
+}

@@ -62,8 +62,15 @@ SweepHit brute_sweep(const World& world, const RandomQuery& q, const QueryFilter
   if (terrain_on(world, filter)) {
     std::uint32_t order = 0;
     world.terrain()->triangles_in(world.terrain()->bounds(), [&](const gjk::Triangle& tri) {
+      detail::Candidate below{};
+      if (detail::below_terrain(tri, q.capsule.segment, q.motion, s, below)) {
+        below.order = order++;
+        if (below.target == HitTarget::terrain) hits.add(below);
+        return;
+      }
       const auto r = detail::time_of_impact(q.capsule.segment, q.capsule.radius, q.motion, tri, s.method, toi);
-      if (r.hit && !detail::separating(r, q.motion, s))
+      if (r.hit && !detail::separating(r, q.motion, s) &&
+          !detail::leaves_terrain(r, tri, q.capsule.segment, q.capsule.radius, q.motion, s, toi.tolerance))
         hits.add({r.t, r.point, r.normal, HitTarget::terrain, PieceId{}, order, {}});
       ++order;
     });
@@ -98,7 +105,7 @@ std::vector<Contact> brute_overlap(const World& world, const gjk::Capsule& c, fl
   }
   if (terrain_on(world, filter)) {
     world.terrain()->triangles_in(world.terrain()->bounds(), [&](const gjk::Triangle& tri) {
-      if (auto contact = detail::contact(c, margin, tri)) {
+      if (auto contact = detail::terrain_contact_from(c, margin, tri, gjk::distance(c.segment, tri))) {
         contact->target = HitTarget::terrain;
         out.push_back(*contact);
       }

@@ -212,6 +212,132 @@ std::optional<Contact> contact_from(const gjk::Capsule& capsule, float margin, c
   return c;
 }
 
+/// Where a segment passes over a terrain triangle: the part of it inside the triangle's column
+/// (its footprint seen from above, closed), and that part's lowest point along the triangle's
+/// up-facing face normal.
+struct TerrainColumn {
+  bool over = false;               ///< some of the segment lies inside the column
+  float lowest = 0.f;              ///< signed distance of `point` above the triangle's plane (m)
+  glm::vec3 point{0.f};            ///< the lowest point of that part (m)
+  glm::vec3 normal{0.f, 1.f, 0.f}; ///< the unit face normal, up-facing
+};
+
+/// Terrain is solid below its surface: a segment over a triangle and below its plane is inside
+/// the terrain, and the way out is up along the face normal, not sideways to the nearest edge
+/// of that thin triangle. Exact for the segment clipped to the column; cheap when the segment
+/// lies above every corner of the triangle (the common case: nothing below).
+inline TerrainColumn terrain_column(const gjk::Triangle& tri, const gjk::Segment& seg) {
+  TerrainColumn out;
+  if (std::min(seg.a.y, seg.b.y) >= std::max(tri.a.y, std::max(tri.b.y, tri.c.y))) return out;
+  const glm::vec3 cross = glm::cross(tri.b - tri.a, tri.c - tri.a);
+  const float length = glm::length(cross);
+  if (!(length > 0.f) || !std::isfinite(length) || !(cross.y > 0.f)) return out;
+  const auto side = [](const glm::vec3& p, const glm::vec3& q, const glm::vec3& x) {
+    // > 0 left of p -> q seen from above (+y): inside for a counter-clockwise triangle.
+    return (q.z - p.z) * (x.x - p.x) - (q.x - p.x) * (x.z - p.z);
+  };
+  const float orientation = side(tri.a, tri.b, tri.c) >= 0.f ? 1.f : -1.f;
+  // The column is closed and a little wider than the triangle, by the rounding of `side`: a
+  // segment on an edge two triangles share is over both, never over neither.
+  const float scale = 1.f + std::max({std::abs(seg.a.x), std::abs(seg.a.z), std::abs(seg.b.x), std::abs(seg.b.z),
+                                      std::abs(tri.a.x), std::abs(tri.a.z)});
+  float t0 = 0.f, t1 = 1.f;
+  const std::array<std::array<glm::vec3, 2>, 3> edges{{{tri.a, tri.b}, {tri.b, tri.c}, {tri.c, tri.a}}};
+  for (const auto& e : edges) {
+    const float slack = 1e-6f * scale * (std::abs(e[1].x - e[0].x) + std::abs(e[1].z - e[0].z));
+    const float fa = orientation * side(e[0], e[1], seg.a) + slack;
+    const float fb = orientation * side(e[0], e[1], seg.b) + slack;
+    if (fa < 0.f && fb < 0.f) return out;
+    if (fa < 0.f) t0 = std::max(t0, fa / (fa - fb));
+    if (fb < 0.f) t1 = std::min(t1, fa / (fa - fb));
+  }
+  if (!(t0 <= t1)) return out;
+  out.over = true;
+  out.normal = cross / length;
+  const glm::vec3 p0 = seg.a + t0 * (seg.b - seg.a), p1 = seg.a + t1 * (seg.b - seg.a);
+  const float d0 = glm::dot(out.normal, p0 - tri.a), d1 = glm::dot(out.normal, p1 - tri.a);
+  out.lowest = std::min(d0, d1);
+  out.point = d0 <= d1 ? p0 : p1;
+  return out;
+}
+
+/// `box` grown up to the terrain's top: the triangles above a capsule buried under the surface
+/// are those it is inside of, though its box may not reach them.
+inline gjk::Aabb up_to_terrain_top(gjk::Aabb box, const Heightfield& terrain) {
+  box.max.y = std::max(box.max.y, terrain.bounds().max.y);
+  return box;
+}
+
+/// contact_from for a terrain triangle, solid below its surface: a segment over the triangle
+/// that reaches below its plane (or touches it) gets the face normal and the depth below the
+/// plane. Above the surface, the contact is contact_from's.
+inline std::optional<Contact> terrain_contact_from(const gjk::Capsule& capsule, float margin, const gjk::Triangle& tri,
+                                                   const gjk::DistanceResult& d) {
+  if (d.status == gjk::Status::invalid_input) return std::nullopt;
+  const TerrainColumn column = terrain_column(tri, capsule.segment);
+  if (!column.over || (column.lowest >= 0.f && d.distance > 0.f)) {
+    std::optional<Contact> c = contact_from(capsule, margin, tri, d);
+    if (!c) return c;
+    const glm::vec3 up = glm::normalize(glm::cross(tri.b - tri.a, tri.c - tri.a));
+    // Overlapping it beside its column (or off its edge): the capsule is in the solid below,
+    // whose way out is up through the surface; an edge of the thin triangle has no side.
+    if (c->distance < 0.f) {
+      c->normal = up;
+      return c;
+    }
+    // Beside the triangle and under its plane: the terrain is met from above and the side
+    // only. The edge the closest points lie on is also another triangle's, whose contact
+    // faces the capsule (except at the grid's border and a hole's, where the solid has no side).
+    if (glm::dot(c->normal, up) < 0.f) return std::nullopt;
+    return c;
+  }
+  Contact c;
+  c.distance = column.lowest - capsule.radius;
+  if (c.distance > margin) return std::nullopt;
+  c.depth = std::max(0.f, -column.lowest);
+  c.normal = column.normal;
+  c.point_on_segment = column.point;
+  c.point_on_piece = column.point - column.normal * column.lowest;
+  return c;
+}
+
+/// A terrain hit of a sweep that does not count: one met from under the triangle's plane (the
+/// terrain is met from above and the side only, as terrain_contact_from), or one where the
+/// capsule already dips below the triangle's plane (at the start, t = 0, or deeper than the
+/// tolerance at the hit) and the motion leaves by the face normal: that overlap is one with the
+/// solid below the surface, which a motion along the surface or up does not deepen, whatever
+/// edge of the thin triangle the closest points lie on.
+inline bool leaves_terrain(const gjk::ToiResult& r, const gjk::Triangle& tri, const gjk::Segment& segment, float radius,
+                           const glm::vec3& motion, const SweepSettings& settings, float tolerance) {
+  const glm::vec3 cross = glm::cross(tri.b - tri.a, tri.c - tri.a);
+  const float length = glm::length(cross);
+  if (!(length > 0.f) || !std::isfinite(length)) return false;
+  if (glm::dot(r.normal, cross) < 0.f) return true;
+  if (!settings.ignore_separating) return false;
+  const glm::vec3 n = cross / length;
+  if (glm::dot(n, motion) < -1e-4f * glm::length(motion)) return false;
+  if (r.t <= 0.f) return true;
+  const float lowest =
+      std::min(glm::dot(n, segment.a - tri.a), glm::dot(n, segment.b - tri.a)) + r.t * glm::dot(n, motion) - radius;
+  return lowest < -2.f * tolerance;
+}
+
+/// The sweep's answer for a terrain triangle the segment starts below (TerrainColumn): a hit
+/// at t = 0 along the face normal, unless the motion rises out (SweepSettings::ignore_separating).
+/// False when the segment is not below the triangle: the time of impact decides then.
+inline bool below_terrain(const gjk::Triangle& tri, const gjk::Segment& seg, const glm::vec3& motion,
+                          const SweepSettings& settings, Candidate& hit) {
+  const TerrainColumn column = terrain_column(tri, seg);
+  if (!column.over || !(column.lowest < 0.f)) return false;
+  hit.t = 0.f;
+  hit.normal = column.normal;
+  hit.point = column.point - column.normal * column.lowest;
+  hit.target = HitTarget::terrain;
+  if (settings.ignore_separating && glm::dot(column.normal, motion) >= -1e-4f * glm::length(motion))
+    hit.target = HitTarget::none; // rising out: no hit
+  return true;
+}
+
 /// Contact between a capsule and a convex shape when the gap is at most `margin`.
 template <class Shape>
 std::optional<Contact> contact(const gjk::Capsule& capsule, float margin, const Shape& shape) {

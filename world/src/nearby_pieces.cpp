@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace glide {
 
@@ -36,6 +37,12 @@ glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other
   const glm::vec3 gap = 0.5f * (capsule.segment.a + capsule.segment.b) - 0.5f * (other.segment.a + other.segment.b);
   const float length = glm::length(gap);
   return length > 0.f ? gap / length : glm::vec3(0.f, 1.f, 0.f);
+}
+
+// Whether two boxes overlap seen from above (x and z only): a triangle whose column holds some
+// of a segment inside `box` does.
+inline bool overlaps_from_above(const gjk::Aabb& a, const gjk::Aabb& box) {
+  return a.min.x <= box.max.x && box.min.x <= a.max.x && a.min.z <= box.max.z && box.min.z <= a.max.z;
 }
 
 } // namespace
@@ -171,7 +178,7 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
   };
   for (const detail::Bvh* tree : detail::WorldAccess::trees(world)) tree->query_box(box_, gather);
   if (const Heightfield* terrain = world.terrain()) {
-    terrain->triangles_in(box_, [&](const gjk::Triangle& t) {
+    terrain->triangles_in(detail::up_to_terrain_top(box_, *terrain), [&](const gjk::Triangle& t) {
       Entry e;
       e.target = HitTarget::terrain;
       e.order = static_cast<std::uint32_t>(triangles_.size());
@@ -199,8 +206,18 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   const gjk::Aabb reach_box = box.swept(motion);
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     // The bounds sit apart from the entries, so the many a sweep passes by cost little.
-    if (!bounds_[i].overlaps(reach_box)) continue;
+    if (!overlaps_from_above(bounds_[i], reach_box)) continue;
     Entry& e = entries_[i];
+    if (e.target == HitTarget::terrain && accepts(e, filter)) {
+      // Before the culling: a capsule buried under the surface is below the triangle's bounds.
+      detail::Candidate below{};
+      if (detail::below_terrain(triangles_[e.order], capsule.segment, motion, settings, below)) {
+        below.order = e.order;
+        if (below.target == HitTarget::terrain) hits.add(below);
+        continue;
+      }
+    }
+    if (!bounds_[i].overlaps(reach_box)) continue;
     if (!accepts(e, filter) || swept.enter(bounds_[i]) > std::min(1.f, hits.bound() + slack)) continue;
     if (e.target == HitTarget::terrain &&
         !detail::may_reach_plane(triangles_[e.order], capsule.segment, motion, radius + toi.tolerance))
@@ -219,6 +236,8 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
       if (!r.hit) return;
       learn_plane(e, r.normal);
       if (detail::separating(r, motion, settings)) return;
+      if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, gjk::Triangle>)
+        if (detail::leaves_terrain(r, shape, capsule.segment, radius, motion, settings, toi.tolerance)) return;
       hits.add({r.t, r.point, r.normal, e.target, e.piece, e.order, {}});
     });
   }
@@ -245,16 +264,27 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
     // Pieces first, then terrain in walk order, as World::overlap_capsule lists them.
     const HitTarget target = pass == 0 ? HitTarget::piece : HitTarget::terrain;
     for (std::size_t i = 0; i < entries_.size(); ++i) {
-      if (!bounds_[i].overlaps(box)) continue;
       Entry& e = entries_[i];
       if (e.target != target || !accepts(e, filter)) continue;
-      if (target == HitTarget::terrain && !overlaps(triangles_[e.order], box)) continue;
-      if (e.has_plane && plane_skips(e.plane_normal, e.plane_offset, capsule.segment, capsule.radius + max_distance,
-                                     glm::vec3(0.f), 0.f, 0.f, false))
+      // A segment under a terrain triangle is inside the terrain, however far below the
+      // triangle's bounds; and a plane learnt from below the triangle faces down and proves
+      // nothing about the solid under it.
+      if (!overlaps_from_above(bounds_[i], box)) continue;
+      const bool below =
+          target == HitTarget::terrain && detail::terrain_column(triangles_[e.order], capsule.segment).lowest < 0.f;
+      if (!below && !bounds_[i].overlaps(box)) continue;
+      if (!below && target == HitTarget::terrain && !overlaps(triangles_[e.order], box)) continue;
+      if (!below && e.has_plane &&
+          plane_skips(e.plane_normal, e.plane_offset, capsule.segment, capsule.radius + max_distance, glm::vec3(0.f),
+                      0.f, 0.f, false))
         continue;
       with_shape(e, [&](const auto& shape) {
         const gjk::DistanceResult& d = distance_to(e, capsule.segment, shape);
-        std::optional<Contact> c = detail::contact_from(capsule, max_distance, shape, d);
+        std::optional<Contact> c;
+        if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, gjk::Triangle>)
+          c = detail::terrain_contact_from(capsule, max_distance, shape, d);
+        else
+          c = detail::contact_from(capsule, max_distance, shape, d);
         if (!c) return;
         c->target = e.target;
         c->piece = e.piece;

@@ -29,7 +29,13 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& full
     std::uint32_t order = 0;
     const float reach = capsule.radius + toi.tolerance;
     const detail::SweptBox swept(box.center(), 0.5f * box.extents(), motion);
-    terrain_->triangles_in(box.swept(motion), [&](const gjk::Triangle& triangle) {
+    terrain_->triangles_in(detail::up_to_terrain_top(box.swept(motion), *terrain_), [&](const gjk::Triangle& triangle) {
+      detail::Candidate below{};
+      if (detail::below_terrain(triangle, capsule.segment, motion, settings, below)) {
+        below.order = order++;
+        if (below.target == HitTarget::terrain) hits.add(below);
+        return;
+      }
       // Skip triangles the capsule's box reaches only after the earliest hit so far, or whose
       // plane it passes beyond the radius.
       const gjk::Aabb bounds = gjk::Aabb::of_point(triangle.a).merged(triangle.b).merged(triangle.c);
@@ -40,7 +46,8 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& full
       }
       const gjk::ToiResult r =
           detail::time_of_impact(capsule.segment, capsule.radius, motion, triangle, settings.method, toi);
-      if (r.hit && !detail::separating(r, motion, settings))
+      if (r.hit && !detail::separating(r, motion, settings) &&
+          !detail::leaves_terrain(r, triangle, capsule.segment, capsule.radius, motion, settings, toi.tolerance))
         hits.add({r.t, r.point, r.normal, HitTarget::terrain, PieceId{}, order, {}});
       ++order;
     });
@@ -85,8 +92,11 @@ std::vector<Contact> World::overlap_capsule(const gjk::Capsule& capsule, float m
             [](const Contact& a, const Contact& b) { return a.piece.value < b.piece.value; });
 
   if (terrain_ && (terrain_layers_ & filter.layer_mask) != 0u) {
-    terrain_->triangles_in(box, [&](const gjk::Triangle& triangle) {
-      std::optional<Contact> c = detail::contact(capsule, margin, triangle);
+    terrain_->triangles_in(detail::up_to_terrain_top(box, *terrain_), [&](const gjk::Triangle& triangle) {
+      // Above the box, only a triangle the segment lies under has a contact.
+      if (!overlaps(triangle, box) && !(detail::terrain_column(triangle, capsule.segment).lowest < 0.f)) return;
+      std::optional<Contact> c =
+          detail::terrain_contact_from(capsule, margin, triangle, gjk::distance(capsule.segment, triangle));
       if (!c) return;
       c->target = HitTarget::terrain;
       contacts.push_back(*c);
