@@ -6,6 +6,8 @@
 #include <glide/world/world.hpp>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -14,18 +16,13 @@ namespace glide {
 
 namespace {
 
-// A box spanning more grid cells than this is checked against every character instead (count).
-constexpr std::int64_t k_max_cells_per_box = 512;
+// A reach wider than this many of the largest body is checked against every character instead
+// of widening the grid's cells (count).
+constexpr float k_oversized_bodies = 4.f;
 
 // The run that takes the calling thread when the game gives no job hook.
 void run_here(std::size_t count, const std::function<void(std::size_t, std::size_t)>& body) {
   if (count > 0) body(0, count);
-}
-
-std::uint64_t cell_key(std::int64_t x, std::int64_t y, std::int64_t z) {
-  constexpr std::int64_t offset = 1 << 20; // coordinates up to 1e6 m in cells of >= 1 m
-  const auto field = [](std::int64_t v) { return static_cast<std::uint64_t>(v + offset) & 0x1fffffu; };
-  return field(x) << 42 | field(y) << 21 | field(z);
 }
 
 } // namespace
@@ -62,12 +59,19 @@ const Controller& CharacterSet::controller(CharacterId id) const { return *at(id
 const MoveResult& CharacterSet::result(CharacterId id) const { return at(id).result; }
 
 // Everything a character's move may touch lies in its reach: its capsule grown by the motion
-// and what a move queries beyond it (steps, floor snap, ground probe, the skin).
+// and what a move queries beyond it (steps, floor snap, ground probe, the skin). Neighbours come
+// from a grid over the two axes the crowd spreads most along, in cells at least as wide as any
+// reach: each character goes into the one cell of its reach's low corner, so the characters
+// whose reach can meet i's lie in the cells from one before i's low corner to its high corner.
+// Cells hash into buckets, counted and filled in id order (a counting sort). Reaches wider than
+// a cell (a fast fall) are checked against every character instead. Whatever the grid, `near`
+// is exactly the others whose reach meets i's, in id order.
 void CharacterSet::find_neighbours(float dt, std::span<const glm::vec3> velocities, const ParallelFor& run) {
   const std::size_t n = characters_.size();
   start_.resize(n);
   reach_.resize(n);
-  float cell = 1.f;
+  float body_size = 0.f;
+  gjk::Aabb all;
   for (std::size_t i = 0; i < n; ++i) {
     const Character& c = characters_[i];
     const Controller& k = *c.controller;
@@ -75,55 +79,87 @@ void CharacterSet::find_neighbours(float dt, std::span<const glm::vec3> velociti
     start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
     const float margin = glm::length(velocities[i]) * dt + s.step_height + s.step_min_forward + s.floor_snap_distance +
                          4.f * s.skin_width;
-    reach_[i] = gjk::capsule_bounds(start_[i].capsule).expanded(margin);
     const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
+    reach_[i] = body.expanded(margin);
     const glm::vec3 size = body.max - body.min;
-    cell = std::max(cell, 2.f * std::max({size.x, size.y, size.z}));
+    body_size = std::max(body_size, std::max({size.x, size.y, size.z}));
+    all.min = glm::min(all.min, reach_[i].min);
+    all.max = glm::max(all.max, reach_[i].max);
   }
+  if (n == 0) return;
 
-  // Each reach goes into every cell it meets; the few that meet too many are checked against all.
-  const auto range = [&](const gjk::Aabb& box, glm::i64vec3& lo, glm::i64vec3& hi) {
-    lo = glm::i64vec3(glm::floor(box.min / cell));
-    hi = glm::i64vec3(glm::floor(box.max / cell));
-    const glm::i64vec3 span = hi - lo + std::int64_t{1};
-    return span.x * span.y * span.z;
+  // The grid's axes: the two the crowd spans most (a crowd on a floor: the floor's).
+  const glm::vec3 spread = all.max - all.min;
+  int skip = 0;
+  for (int a = 1; a < 3; ++a)
+    if (spread[a] < spread[skip]) skip = a;
+  const int ax = skip == 0 ? 1 : 0, az = skip == 2 ? 1 : 2;
+  // Cells as wide as the widest reach, but a reach far wider than a body (a fast one) does not
+  // widen them for all: it is oversized instead. 1 % over, so rounding never loses a neighbour.
+  const float widest = std::max(1.f, k_oversized_bodies * body_size);
+  float cell = 0.f;
+  for (std::size_t i = 0; i < n; ++i) {
+    const glm::vec3 size = reach_[i].max - reach_[i].min;
+    const float width = std::max(size[ax], size[az]);
+    if (width <= widest) cell = std::max(cell, width);
+  }
+  cell = std::max(cell, 1.f) * 1.01f;
+
+  const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(16, 2 * n));
+  const auto bucket_of = [&](std::int64_t x, std::int64_t z) {
+    std::uint64_t h =
+        static_cast<std::uint64_t>(x) * 0x9e3779b97f4a7c15ull ^ static_cast<std::uint64_t>(z) * 0xc2b2ae3d27d4eb4full;
+    h ^= h >> 29;
+    return static_cast<std::size_t>(h & (buckets - 1));
   };
-  grid_.clear();
+  const auto cell_of = [&](float v) { return static_cast<std::int64_t>(std::floor(v / cell)); };
+  cell_bucket_.resize(n);
+  bucket_start_.assign(buckets + 1, 0);
   oversized_.clear();
   for (std::size_t i = 0; i < n; ++i) {
-    glm::i64vec3 lo, hi;
-    if (range(reach_[i], lo, hi) > k_max_cells_per_box) {
+    const glm::vec3 size = reach_[i].max - reach_[i].min;
+    if (size[ax] > cell || size[az] > cell) {
       oversized_.push_back(static_cast<std::uint32_t>(i));
+      cell_bucket_[i] = buckets;
       continue;
     }
-    for (std::int64_t x = lo.x; x <= hi.x; ++x)
-      for (std::int64_t y = lo.y; y <= hi.y; ++y)
-        for (std::int64_t z = lo.z; z <= hi.z; ++z) grid_.push_back({cell_key(x, y, z), static_cast<std::uint32_t>(i)});
+    cell_bucket_[i] = static_cast<std::uint32_t>(bucket_of(cell_of(reach_[i].min[ax]), cell_of(reach_[i].min[az])));
+    ++bucket_start_[cell_bucket_[i] + 1];
   }
-  std::sort(grid_.begin(), grid_.end());
+  for (std::size_t b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
+  in_buckets_.resize(n - oversized_.size());
+  {
+    std::vector<std::uint32_t>& fill = bucket_fill_;
+    fill.assign(bucket_start_.begin(), bucket_start_.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)
+      if (cell_bucket_[i] != buckets) in_buckets_[fill[cell_bucket_[i]]++] = static_cast<std::uint32_t>(i);
+  }
 
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       std::vector<std::uint32_t>& near = characters_[i].near;
       near.clear();
+      const gjk::Aabb& mine = reach_[i];
       const auto consider = [&](std::uint32_t j) {
-        if (j != i && reach_[j].overlaps(reach_[i])) near.push_back(j);
+        if (j != i && reach_[j].overlaps(mine)) near.push_back(j);
       };
-      glm::i64vec3 lo, hi;
-      if (range(reach_[i], lo, hi) > k_max_cells_per_box) {
+      if (cell_bucket_[i] == buckets) {
         for (std::size_t j = 0; j < n; ++j) consider(static_cast<std::uint32_t>(j));
-      } else {
-        for (std::int64_t x = lo.x; x <= hi.x; ++x)
-          for (std::int64_t y = lo.y; y <= hi.y; ++y)
-            for (std::int64_t z = lo.z; z <= hi.z; ++z) {
-              const std::uint64_t key = cell_key(x, y, z);
-              auto it = std::lower_bound(grid_.begin(), grid_.end(), std::pair<std::uint64_t, std::uint32_t>{key, 0});
-              for (; it != grid_.end() && it->first == key; ++it) consider(it->second);
-            }
-        for (const std::uint32_t j : oversized_) consider(j);
+        continue;
       }
+      // Up to 3 x 3 cells; cells sharing a bucket are visited once.
+      std::array<std::size_t, 9> seen{};
+      std::size_t seen_count = 0;
+      const std::int64_t x1 = cell_of(mine.max[ax]), z1 = cell_of(mine.max[az]);
+      for (std::int64_t x = cell_of(mine.min[ax]) - 1; x <= x1; ++x)
+        for (std::int64_t z = cell_of(mine.min[az]) - 1; z <= z1; ++z) {
+          const std::size_t b = bucket_of(x, z);
+          if (std::find(seen.begin(), seen.begin() + seen_count, b) != seen.begin() + seen_count) continue;
+          seen[seen_count++] = b;
+          for (std::uint32_t k = bucket_start_[b]; k < bucket_start_[b + 1]; ++k) consider(in_buckets_[k]);
+        }
+      for (const std::uint32_t j : oversized_) consider(j);
       std::sort(near.begin(), near.end());
-      near.erase(std::unique(near.begin(), near.end()), near.end());
     }
   });
 }

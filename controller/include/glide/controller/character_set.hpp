@@ -93,11 +93,14 @@ private:
 
   const World* world_;
   std::vector<Character> characters_;
-  std::vector<glm::vec3> effective_;                          ///< each one's velocity this update: input, carry, pushes
-  std::vector<CapsuleObstacle> start_;                        ///< every capsule at the start of the update, by index
-  std::vector<gjk::Aabb> reach_;                              ///< where each may go this update
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> grid_; ///< (cell key, index), sorted
-  std::vector<std::uint32_t> oversized_;                      ///< reaches meeting too many cells for the grid
+  std::vector<glm::vec3> effective_;        ///< each one's velocity this update: input, carry, pushes
+  std::vector<CapsuleObstacle> start_;      ///< every capsule at the start of the update, by index
+  std::vector<gjk::Aabb> reach_;            ///< where each may go this update
+  std::vector<std::uint32_t> cell_bucket_;  ///< each one's grid bucket (buckets: oversized)
+  std::vector<std::uint32_t> bucket_start_; ///< where each bucket's characters start in in_buckets_
+  std::vector<std::uint32_t> bucket_fill_;  ///< scratch of the counting sort
+  std::vector<std::uint32_t> in_buckets_;   ///< character indices by bucket, in id order within one
+  std::vector<std::uint32_t> oversized_;    ///< reaches wider than a grid cell
   std::size_t last_conflicts_ = 0;
 };
 
