@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -19,10 +18,25 @@ namespace {
 // A reach wider than this many of the largest body is checked against every character instead
 // of widening the grid's cells (count).
 constexpr float k_oversized_bodies = 4.f;
+// The grid cell of a character whose reach is checked against every character.
+constexpr std::uint32_t k_no_cell = 0xffffffffu;
 
 // The run that takes the calling thread when the game gives no job hook.
 void run_here(std::size_t count, const std::function<void(std::size_t, std::size_t)>& body) {
   if (count > 0) body(0, count);
+}
+
+// Whether two capsules' segments lie, along a world axis, farther apart than their radii
+// with a margin far above the rounding of gjk::closest_points: then that exact test cannot
+// find them overlapping, and need not run.
+bool surely_apart(const gjk::Capsule& a, const gjk::Capsule& b) {
+  const double apart = 1.001 * (double(a.radius) + double(b.radius)) + 1e-4;
+  for (int k = 0; k < 3; ++k) {
+    const double a_lo = std::min(a.segment.a[k], a.segment.b[k]), a_hi = std::max(a.segment.a[k], a.segment.b[k]);
+    const double b_lo = std::min(b.segment.a[k], b.segment.b[k]), b_hi = std::max(b.segment.a[k], b.segment.b[k]);
+    if (b_lo - a_hi > apart || a_lo - b_hi > apart) return true;
+  }
+  return false;
 }
 
 } // namespace
@@ -63,10 +77,10 @@ const MoveResult& CharacterSet::result(CharacterId id) const { return at(id).res
 // from a grid over the two axes the crowd spreads most along, in cells at least as wide as any
 // reach: each character goes into the one cell of its reach's low corner, so the characters
 // whose reach can meet i's lie in the cells from one before i's low corner to its high corner.
-// Cells hash into buckets, counted and filled in id order (a counting sort). Reaches wider than
+// The cells' characters lie in one array cell after cell (a counting sort). Reaches wider than
 // a cell (a fast fall) are checked against every character instead. Whatever the grid, `near`
 // is exactly the others whose reach meets i's, in id order.
-void CharacterSet::find_neighbours(float dt, std::span<const glm::vec3> velocities, const ParallelFor& run) {
+void CharacterSet::build_grid(float dt, std::span<const glm::vec3> velocities) {
   const std::size_t n = characters_.size();
   start_.resize(n);
   reach_.resize(n);
@@ -104,64 +118,57 @@ void CharacterSet::find_neighbours(float dt, std::span<const glm::vec3> velociti
     if (width <= widest) cell = std::max(cell, width);
   }
   cell = std::max(cell, 1.f) * 1.01f;
+  // Wider cells are as right, and keep the grid within a few cells per character however
+  // thinly the crowd is spread.
+  const float span_x = all.max[ax] - all.min[ax], span_z = all.max[az] - all.min[az];
+  const auto count = static_cast<float>(n);
+  cell = std::max({cell, std::sqrt(span_x * span_z / (4.f * count)), std::max(span_x, span_z) / (4.f * count)});
+  const auto columns = static_cast<std::size_t>(span_x / cell) + 1;
+  const auto rows = static_cast<std::size_t>(span_z / cell) + 1;
 
-  const std::size_t buckets = std::bit_ceil(std::max<std::size_t>(16, 2 * n));
-  const auto bucket_of = [&](std::int64_t x, std::int64_t z) {
-    std::uint64_t h =
-        static_cast<std::uint64_t>(x) * 0x9e3779b97f4a7c15ull ^ static_cast<std::uint64_t>(z) * 0xc2b2ae3d27d4eb4full;
-    h ^= h >> 29;
-    return static_cast<std::size_t>(h & (buckets - 1));
-  };
-  const auto cell_of = [&](float v) { return static_cast<std::int64_t>(std::floor(v / cell)); };
-  cell_bucket_.resize(n);
-  bucket_start_.assign(buckets + 1, 0);
+  grid_ = {cell, {all.min[ax], all.min[az]}, columns, rows, ax, az};
+  cell_of_.resize(n);
+  cell_start_.assign(columns * rows + 1, 0);
   oversized_.clear();
   for (std::size_t i = 0; i < n; ++i) {
     const glm::vec3 size = reach_[i].max - reach_[i].min;
     if (size[ax] > cell || size[az] > cell) {
       oversized_.push_back(static_cast<std::uint32_t>(i));
-      cell_bucket_[i] = buckets;
+      cell_of_[i] = k_no_cell;
       continue;
     }
-    cell_bucket_[i] = static_cast<std::uint32_t>(bucket_of(cell_of(reach_[i].min[ax]), cell_of(reach_[i].min[az])));
-    ++bucket_start_[cell_bucket_[i] + 1];
+    cell_of_[i] = static_cast<std::uint32_t>(grid_.row(reach_[i].min) * columns + grid_.column(reach_[i].min));
+    ++cell_start_[cell_of_[i] + 1];
   }
-  for (std::size_t b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
-  in_buckets_.resize(n - oversized_.size());
-  {
-    std::vector<std::uint32_t>& fill = bucket_fill_;
-    fill.assign(bucket_start_.begin(), bucket_start_.end() - 1);
-    for (std::size_t i = 0; i < n; ++i)
-      if (cell_bucket_[i] != buckets) in_buckets_[fill[cell_bucket_[i]]++] = static_cast<std::uint32_t>(i);
-  }
+  for (std::size_t c = 0; c + 1 < cell_start_.size(); ++c) cell_start_[c + 1] += cell_start_[c];
+  in_cells_.resize(n - oversized_.size());
+  cell_fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
+  for (std::size_t i = 0; i < n; ++i)
+    if (cell_of_[i] != k_no_cell) in_cells_[cell_fill_[cell_of_[i]]++] = {reach_[i], static_cast<std::uint32_t>(i)};
+}
 
-  run(n, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      std::vector<std::uint32_t>& near = characters_[i].near;
-      near.clear();
-      const gjk::Aabb& mine = reach_[i];
-      const auto consider = [&](std::uint32_t j) {
-        if (j != i && reach_[j].overlaps(mine)) near.push_back(j);
-      };
-      if (cell_bucket_[i] == buckets) {
-        for (std::size_t j = 0; j < n; ++j) consider(static_cast<std::uint32_t>(j));
-        continue;
-      }
-      // Up to 3 x 3 cells; cells sharing a bucket are visited once.
-      std::array<std::size_t, 9> seen{};
-      std::size_t seen_count = 0;
-      const std::int64_t x1 = cell_of(mine.max[ax]), z1 = cell_of(mine.max[az]);
-      for (std::int64_t x = cell_of(mine.min[ax]) - 1; x <= x1; ++x)
-        for (std::int64_t z = cell_of(mine.min[az]) - 1; z <= z1; ++z) {
-          const std::size_t b = bucket_of(x, z);
-          if (std::find(seen.begin(), seen.begin() + seen_count, b) != seen.begin() + seen_count) continue;
-          seen[seen_count++] = b;
-          for (std::uint32_t k = bucket_start_[b]; k < bucket_start_[b + 1]; ++k) consider(in_buckets_[k]);
-        }
-      for (const std::uint32_t j : oversized_) consider(j);
-      std::sort(near.begin(), near.end());
-    }
-  });
+// The others whose reach meets i's, in id order.
+void CharacterSet::gather_near(std::size_t i) {
+  std::vector<std::uint32_t>& near = characters_[i].near;
+  near.clear();
+  const gjk::Aabb mine = reach_[i];
+  if (cell_of_[i] == k_no_cell) {
+    for (std::size_t j = 0; j < characters_.size(); ++j)
+      if (j != i && reach_[j].overlaps(mine)) near.push_back(static_cast<std::uint32_t>(j));
+    return;
+  }
+  // The cells from one before the low corner's to the high corner's: up to 3 x 3, a row of
+  // which is one run of in_cells_.
+  const std::size_t x0 = std::max<std::size_t>(grid_.column(mine.min), 1) - 1, x1 = grid_.column(mine.max);
+  const std::size_t z0 = std::max<std::size_t>(grid_.row(mine.min), 1) - 1, z1 = grid_.row(mine.max);
+  for (std::size_t z = z0; z <= z1; ++z) {
+    const std::uint32_t end = cell_start_[z * grid_.columns + x1 + 1];
+    for (std::uint32_t k = cell_start_[z * grid_.columns + x0]; k < end; ++k)
+      if (in_cells_[k].reach.overlaps(mine) && in_cells_[k].index != i) near.push_back(in_cells_[k].index);
+  }
+  for (const std::uint32_t j : oversized_)
+    if (reach_[j].overlaps(mine)) near.push_back(j);
+  std::sort(near.begin(), near.end());
 }
 
 // One character's move against the others as `start_` (and, for a second try, the
@@ -240,12 +247,15 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   velocities = effective_;
   const ParallelFor& run = parallel_for ? parallel_for : ParallelFor(run_here);
   world_->update(); // queries from many threads then only read the world
-  find_neighbours(dt, velocities, run);
+  build_grid(dt, velocities);
+  end_.resize(n);
 
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
+      gather_near(i);
       characters_[i].checkpoint = characters_[i].controller->checkpoint();
       move_one(i, velocities[i], dt, true);
+      end_[i] = characters_[i].controller->capsule();
     }
   });
 
@@ -253,15 +263,16 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       Character& c = characters_[i];
-      const gjk::Capsule mine = c.controller->capsule();
+      const gjk::Capsule& mine = end_[i];
       c.conflict = false;
       for (const std::uint32_t j : c.near) {
         const Character& o = characters_[j];
         if ((start_[j].layers & c.controller->settings().layer_mask) == 0 &&
             (c.info.layers & o.controller->settings().layer_mask) == 0)
           continue;
-        const gjk::Capsule theirs = o.controller->capsule();
-        if (gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {
+        const gjk::Capsule& theirs = end_[j];
+        if (!surely_apart(mine, theirs) &&
+            gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {
           c.conflict = true;
           break;
         }

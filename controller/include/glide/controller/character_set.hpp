@@ -4,6 +4,9 @@
 #include <glide/controller/job_threads.hpp>
 #include <glide/world/query_types.hpp>
 
+#include <glm/vec2.hpp>
+
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -86,21 +89,40 @@ private:
 
   Character& at(CharacterId id);
   const Character& at(CharacterId id) const;
-  void find_neighbours(float dt, std::span<const glm::vec3> velocities, const ParallelFor& run);
+  void build_grid(float dt, std::span<const glm::vec3> velocities);
+  void gather_near(std::size_t i);
   void move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start);
   glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
   void gather_pushes(std::span<const glm::vec3> moved_by);
 
   const World* world_;
   std::vector<Character> characters_;
-  std::vector<glm::vec3> effective_;        ///< each one's velocity this update: input, carry, pushes
-  std::vector<CapsuleObstacle> start_;      ///< every capsule at the start of the update, by index
-  std::vector<gjk::Aabb> reach_;            ///< where each may go this update
-  std::vector<std::uint32_t> cell_bucket_;  ///< each one's grid bucket (buckets: oversized)
-  std::vector<std::uint32_t> bucket_start_; ///< where each bucket's characters start in in_buckets_
-  std::vector<std::uint32_t> bucket_fill_;  ///< scratch of the counting sort
-  std::vector<std::uint32_t> in_buckets_;   ///< character indices by bucket, in id order within one
-  std::vector<std::uint32_t> oversized_;    ///< reaches wider than a grid cell
+  std::vector<glm::vec3> effective_;   ///< each one's velocity this update: input, carry, pushes
+  std::vector<CapsuleObstacle> start_; ///< every capsule at the start of the update, by index
+  std::vector<gjk::Capsule> end_;      ///< every capsule after the first moves, by index
+  std::vector<gjk::Aabb> reach_;       ///< where each may go this update
+  /// Cells over two world axes, origin at the crowd's low corner.
+  struct Grid {
+    float cell = 1.f;                  ///< width of a cell (m)
+    glm::vec2 origin{0.f};             ///< low corner along the two axes (m)
+    std::size_t columns = 1, rows = 1; ///< cells along each axis (count)
+    int ax = 0, az = 2;                ///< the world axes of columns and rows
+    std::size_t column(const glm::vec3& p) const { return clamped((p[ax] - origin.x) / cell, columns); }
+    std::size_t row(const glm::vec3& p) const { return clamped((p[az] - origin.y) / cell, rows); }
+    static std::size_t clamped(float v, std::size_t count) {
+      return v <= 0.f ? 0 : std::min(static_cast<std::size_t>(v), count - 1);
+    }
+  };
+  struct InCell {
+    gjk::Aabb reach;
+    std::uint32_t index;
+  };
+  Grid grid_;
+  std::vector<std::uint32_t> cell_of_;    ///< each one's grid cell (k_no_cell: oversized)
+  std::vector<std::uint32_t> cell_start_; ///< where each cell's characters start in in_cells_
+  std::vector<std::uint32_t> cell_fill_;  ///< scratch of the counting sort
+  std::vector<InCell> in_cells_;          ///< reaches by cell, in id order within one
+  std::vector<std::uint32_t> oversized_;  ///< reaches wider than a grid cell
   std::size_t last_conflicts_ = 0;
 };
 
