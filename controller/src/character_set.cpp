@@ -84,6 +84,7 @@ void CharacterSet::build_grid(float dt, std::span<const glm::vec3> velocities) {
   const std::size_t n = characters_.size();
   start_.resize(n);
   reach_.resize(n);
+  masks_.resize(n);
   float body_size = 0.f;
   gjk::Aabb all;
   for (std::size_t i = 0; i < n; ++i) {
@@ -91,6 +92,7 @@ void CharacterSet::build_grid(float dt, std::span<const glm::vec3> velocities) {
     const Controller& k = *c.controller;
     const ControllerSettings& s = k.settings();
     start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
+    masks_[i] = s.layer_mask;
     const float margin = glm::length(velocities[i]) * dt + s.step_height + s.step_min_forward + s.floor_snap_distance +
                          4.f * s.skin_width;
     const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
@@ -176,14 +178,17 @@ void CharacterSet::gather_near(std::size_t i) {
 void CharacterSet::move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start) {
   Character& c = characters_[i];
   const std::uint32_t mask = c.controller->settings().layer_mask;
-  c.others.clear();
+  // The capsules a move meets, on the thread that moves it: one warm buffer per thread
+  // rather than one per character.
+  thread_local std::vector<CapsuleObstacle> others;
+  others.clear();
   for (const std::uint32_t j : c.near) {
     CapsuleObstacle o = start_[j];
     if ((o.layers & mask) == 0) continue;
     if (!from_start) o.capsule = characters_[j].controller->capsule();
-    c.others.push_back(o);
+    others.push_back(o);
   }
-  c.controller->set_characters(c.others);
+  c.controller->set_characters(others);
   c.result = c.controller->move(velocity, dt);
   c.controller->set_characters({});
 }
@@ -266,10 +271,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
       const gjk::Capsule& mine = end_[i];
       c.conflict = false;
       for (const std::uint32_t j : c.near) {
-        const Character& o = characters_[j];
-        if ((start_[j].layers & c.controller->settings().layer_mask) == 0 &&
-            (c.info.layers & o.controller->settings().layer_mask) == 0)
-          continue;
+        if ((start_[j].layers & masks_[i]) == 0 && (start_[i].layers & masks_[j]) == 0) continue;
         const gjk::Capsule& theirs = end_[j];
         if (!surely_apart(mine, theirs) &&
             gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {

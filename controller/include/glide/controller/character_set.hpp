@@ -79,9 +79,8 @@ private:
     std::unique_ptr<Controller> controller;
     CharacterInfo info;
     MoveResult result;
-    glm::vec3 velocity{0.f};             ///< of its last move (m/s), for who stands on it
-    std::vector<std::uint32_t> near;     ///< others whose reach meets its reach, by index
-    std::vector<CapsuleObstacle> others; ///< what its move meets
+    glm::vec3 velocity{0.f};         ///< of its last move (m/s), for who stands on it
+    std::vector<std::uint32_t> near; ///< others whose reach meets its reach, by index
     Controller::Checkpoint checkpoint;
     glm::vec3 pushed{0.f}; ///< given by pushers last frame, added to the next move (m/s)
     bool conflict = false;
@@ -100,6 +99,7 @@ private:
   std::vector<glm::vec3> effective_;   ///< each one's velocity this update: input, carry, pushes
   std::vector<CapsuleObstacle> start_; ///< every capsule at the start of the update, by index
   std::vector<gjk::Capsule> end_;      ///< every capsule after the first moves, by index
+  std::vector<std::uint32_t> masks_;   ///< every layer_mask, by index
   std::vector<gjk::Aabb> reach_;       ///< where each may go this update
   /// Cells over two world axes, origin at the crowd's low corner.
   struct Grid {
