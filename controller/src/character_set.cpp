@@ -72,31 +72,18 @@ Controller& CharacterSet::controller(CharacterId id) { return *at(id).controller
 const Controller& CharacterSet::controller(CharacterId id) const { return *at(id).controller; }
 const MoveResult& CharacterSet::result(CharacterId id) const { return at(id).result; }
 
-// Everything a character's move may touch lies in its reach: its capsule grown by the motion
-// and what a move queries beyond it (steps, floor snap, ground probe, the skin). Neighbours come
-// from a grid over the two axes the crowd spreads most along, in cells at least as wide as any
-// reach: each character goes into the one cell of its reach's low corner, so the characters
-// whose reach can meet i's lie in the cells from one before i's low corner to its high corner.
-// The cells' characters lie in one array cell after cell (a counting sort). Reaches wider than
-// a cell (a fast fall) are checked against every character instead. Whatever the grid, `near`
-// is exactly the others whose reach meets i's, in id order.
-void CharacterSet::build_grid(float dt, std::span<const glm::vec3> velocities) {
+// Neighbours come from a grid over the two axes the crowd spreads most along, in cells at
+// least as wide as any reach: each character goes into the one cell of its reach's low corner,
+// so the characters whose reach can meet i's lie in the cells from one before i's low corner to
+// its high corner. The cells' characters lie in one array cell after cell (a counting sort).
+// Reaches wider than a cell (a fast fall) are checked against every character instead.
+// Whatever the grid, `near` is exactly the others whose reach meets i's, in id order.
+void CharacterSet::build_grid() {
   const std::size_t n = characters_.size();
-  start_.resize(n);
-  reach_.resize(n);
-  masks_.resize(n);
   float body_size = 0.f;
   gjk::Aabb all;
   for (std::size_t i = 0; i < n; ++i) {
-    const Character& c = characters_[i];
-    const Controller& k = *c.controller;
-    const ControllerSettings& s = k.settings();
-    start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
-    masks_[i] = s.layer_mask;
-    const float margin = glm::length(velocities[i]) * dt + s.step_height + s.step_min_forward + s.floor_snap_distance +
-                         4.f * s.skin_width;
     const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
-    reach_[i] = body.expanded(margin);
     const glm::vec3 size = body.max - body.min;
     body_size = std::max(body_size, std::max({size.x, size.y, size.z}));
     all.min = glm::min(all.min, reach_[i].min);
@@ -147,6 +134,24 @@ void CharacterSet::build_grid(float dt, std::span<const glm::vec3> velocities) {
   cell_fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
   for (std::size_t i = 0; i < n; ++i)
     if (cell_of_[i] != k_no_cell) in_cells_[cell_fill_[cell_of_[i]]++] = {reach_[i], static_cast<std::uint32_t>(i)};
+}
+
+// Checks character i's move as Controller::move would (throwing glide::Error), and sets its
+// velocity for this update, its start capsule and its reach: everything a move may touch lies
+// in its reach, its capsule grown by the motion and what a move queries beyond it (steps,
+// floor snap, ground probe, the skin).
+void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
+  const Character& c = characters_[i];
+  const Controller& k = *c.controller;
+  k.check_move(input, dt);
+  effective_[i] = carried_velocity(i, input);
+  k.check_move(effective_[i], dt);
+  const ControllerSettings& s = k.settings();
+  start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
+  masks_[i] = s.layer_mask;
+  const float margin =
+      glm::length(effective_[i]) * dt + s.step_height + s.step_min_forward + s.floor_snap_distance + 4.f * s.skin_width;
+  reach_[i] = gjk::capsule_bounds(start_[i].capsule).expanded(margin);
 }
 
 // The others whose reach meets i's, in id order.
@@ -239,20 +244,34 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   if (velocities.size() != n)
     throw Error("CharacterSet::update: " + std::to_string(velocities.size()) + " velocities for " + std::to_string(n) +
                 " characters");
+  const ParallelFor& run = parallel_for ? parallel_for : ParallelFor(run_here);
+  // Each character's checks, velocity, start capsule and reach, in parallel; a refusal names
+  // the first refused character, as checking them in order would.
   effective_.resize(n);
+  start_.resize(n);
+  reach_.resize(n);
+  masks_.resize(n);
+  refused_.assign(n, 0);
+  run(n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      try {
+        prepare(i, velocities[i], dt);
+      } catch (const Error&) {
+        refused_[i] = 1;
+      }
+    }
+  });
   for (std::size_t i = 0; i < n; ++i) {
+    if (!refused_[i]) continue;
     try {
-      characters_[i].controller->check_move(velocities[i], dt);
-      effective_[i] = carried_velocity(i, velocities[i]);
-      characters_[i].controller->check_move(effective_[i], dt);
+      prepare(i, velocities[i], dt);
     } catch (const Error& e) {
       throw Error("CharacterSet::update: character " + std::to_string(i) + ": " + e.what());
     }
   }
   velocities = effective_;
-  const ParallelFor& run = parallel_for ? parallel_for : ParallelFor(run_here);
   world_->update(); // queries from many threads then only read the world
-  build_grid(dt, velocities);
+  build_grid();
   end_.resize(n);
 
   run(n, [&](std::size_t begin, std::size_t end) {

@@ -88,7 +88,8 @@ private:
 
   Character& at(CharacterId id);
   const Character& at(CharacterId id) const;
-  void build_grid(float dt, std::span<const glm::vec3> velocities);
+  void prepare(std::size_t i, const glm::vec3& input, float dt);
+  void build_grid();
   void gather_near(std::size_t i);
   void move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start);
   glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
@@ -100,6 +101,7 @@ private:
   std::vector<CapsuleObstacle> start_; ///< every capsule at the start of the update, by index
   std::vector<gjk::Capsule> end_;      ///< every capsule after the first moves, by index
   std::vector<std::uint32_t> masks_;   ///< every layer_mask, by index
+  std::vector<std::uint8_t> refused_;  ///< whose checks failed this update (1), by index
   std::vector<gjk::Aabb> reach_;       ///< where each may go this update
   /// Cells over two world axes, origin at the crowd's low corner.
   struct Grid {
