@@ -74,8 +74,9 @@ void JobThreads::parallel_for(std::size_t count, const std::function<void(std::s
     body_ = &body;
     count_ = count;
     next_ = 0;
-    // A few chunks per thread, so a slow chunk does not leave the others idle.
-    chunk_ = std::max<std::size_t>(1, count / (4 * threads()));
+    // Many chunks per thread, so a slow chunk (or a thread the system put aside) does not
+    // leave the others idle at the end; taking one costs a lock, far less than a chunk's work.
+    chunk_ = std::max<std::size_t>(1, count / (k_chunks_per_thread * threads()));
     error_ = nullptr;
     ++generation_;
     published_.store(generation_, std::memory_order_release);
