@@ -175,6 +175,27 @@ TEST_CASE("a crowd strung out along a line, with characters falling too fast for
   for (const CharacterId f : fallers) CHECK(set.controller(f).position().y > 1.5f);
 }
 
+TEST_CASE("a standing character whose ground probe is remembered still recovers from a character that comes into it") {
+  // Standing still, the controller remembers its last ground probe and skips the recovery
+  // query; that memory must not hide a character capsule now inside its skin.
+  World world;
+  add_floor(world);
+  Controller c(world, {}, {0, 0.02f, 0});
+  const CapsuleObstacle far{{{{3, 0.3f, 0}, {3, 1.5f, 0}}, 0.3f}, {}, 1u, CharacterId{7}};
+  c.set_characters(std::span(&far, 1));
+  for (int frame = 0; frame < 10; ++frame) c.move({0, 0, 0}, 1.f / 60.f);
+  const glm::vec3 before = c.position();
+  // Another character now stands 0.55 m away: 0.05 m into this one's capsule.
+  const CapsuleObstacle close{{{{0.55f, 0.3f, 0}, {0.55f, 1.5f, 0}}, 0.3f}, {}, 1u, CharacterId{8}};
+  c.set_characters(std::span(&close, 1));
+  // The very next move recovers, by its full budget (recovery_speed * dt = 0.033 m).
+  CHECK(c.move({0, 0, 0}, 1.f / 60.f).recovered > 0.03f);
+  for (int frame = 0; frame < 10; ++frame) c.move({0, 0, 0}, 1.f / 60.f);
+  CHECK(c.position().x < before.x - 0.04f);
+  const gjk::Capsule mine = c.capsule();
+  CHECK(gjk::closest_points(mine.segment, close.capsule.segment).distance - 0.6f >= -k_penetration_tolerance);
+}
+
 TEST_CASE("CharacterSet::update refuses bad input before anything moves") {
   World world;
   add_floor(world);
