@@ -6,6 +6,7 @@
 #include <glide/world/world.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -14,18 +15,28 @@ namespace glide {
 
 namespace {
 
-// A box spanning more grid cells than this is checked against every character instead (count).
-constexpr std::int64_t k_max_cells_per_box = 512;
+// A reach wider than this many of the largest body is checked against every character instead
+// of widening the grid's cells (count).
+constexpr float k_oversized_bodies = 4.f;
+// The grid cell of a character whose reach is checked against every character.
+constexpr std::uint32_t k_no_cell = 0xffffffffu;
 
 // The run that takes the calling thread when the game gives no job hook.
 void run_here(std::size_t count, const std::function<void(std::size_t, std::size_t)>& body) {
   if (count > 0) body(0, count);
 }
 
-std::uint64_t cell_key(std::int64_t x, std::int64_t y, std::int64_t z) {
-  constexpr std::int64_t offset = 1 << 20; // coordinates up to 1e6 m in cells of >= 1 m
-  const auto field = [](std::int64_t v) { return static_cast<std::uint64_t>(v + offset) & 0x1fffffu; };
-  return field(x) << 42 | field(y) << 21 | field(z);
+// Whether two capsules' segments lie, along a world axis, farther apart than their radii
+// with a margin far above the rounding of gjk::closest_points: then that exact test cannot
+// find them overlapping, and need not run.
+bool surely_apart(const gjk::Capsule& a, const gjk::Capsule& b) {
+  const double apart = 1.001 * (double(a.radius) + double(b.radius)) + 1e-4;
+  for (int k = 0; k < 3; ++k) {
+    const double a_lo = std::min(a.segment.a[k], a.segment.b[k]), a_hi = std::max(a.segment.a[k], a.segment.b[k]);
+    const double b_lo = std::min(b.segment.a[k], b.segment.b[k]), b_hi = std::max(b.segment.a[k], b.segment.b[k]);
+    if (b_lo - a_hi > apart || a_lo - b_hi > apart) return true;
+  }
+  return false;
 }
 
 } // namespace
@@ -61,71 +72,110 @@ Controller& CharacterSet::controller(CharacterId id) { return *at(id).controller
 const Controller& CharacterSet::controller(CharacterId id) const { return *at(id).controller; }
 const MoveResult& CharacterSet::result(CharacterId id) const { return at(id).result; }
 
-// Everything a character's move may touch lies in its reach: its capsule grown by the motion
-// and what a move queries beyond it (steps, floor snap, ground probe, the skin).
-void CharacterSet::find_neighbours(float dt, std::span<const glm::vec3> velocities, const ParallelFor& run) {
+// Neighbours come from a grid over the two axes the crowd spreads most along, in cells at
+// least as wide as any reach: each character goes into the one cell of its reach's low corner,
+// so the characters whose reach can meet i's lie in the cells from one before i's low corner to
+// its high corner. The cells' characters lie in one array cell after cell (a counting sort).
+// Reaches wider than a cell (a fast fall) are checked against every character instead.
+// Whatever the grid, `near` is exactly the others whose reach meets i's, in id order.
+void CharacterSet::build_grid() {
   const std::size_t n = characters_.size();
-  start_.resize(n);
-  reach_.resize(n);
-  float cell = 1.f;
+  float body_size = 0.f;
+  gjk::Aabb all;
   for (std::size_t i = 0; i < n; ++i) {
-    const Character& c = characters_[i];
-    const Controller& k = *c.controller;
-    const ControllerSettings& s = k.settings();
-    start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
-    const float margin = glm::length(velocities[i]) * dt + s.step_height + s.step_min_forward + s.floor_snap_distance +
-                         4.f * s.skin_width;
-    reach_[i] = gjk::capsule_bounds(start_[i].capsule).expanded(margin);
     const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
     const glm::vec3 size = body.max - body.min;
-    cell = std::max(cell, 2.f * std::max({size.x, size.y, size.z}));
+    body_size = std::max(body_size, std::max({size.x, size.y, size.z}));
+    all.min = glm::min(all.min, reach_[i].min);
+    all.max = glm::max(all.max, reach_[i].max);
   }
+  if (n == 0) return;
 
-  // Each reach goes into every cell it meets; the few that meet too many are checked against all.
-  const auto range = [&](const gjk::Aabb& box, glm::i64vec3& lo, glm::i64vec3& hi) {
-    lo = glm::i64vec3(glm::floor(box.min / cell));
-    hi = glm::i64vec3(glm::floor(box.max / cell));
-    const glm::i64vec3 span = hi - lo + std::int64_t{1};
-    return span.x * span.y * span.z;
-  };
-  grid_.clear();
+  // The grid's axes: the two the crowd spans most (a crowd on a floor: the floor's).
+  const glm::vec3 spread = all.max - all.min;
+  int skip = 0;
+  for (int a = 1; a < 3; ++a)
+    if (spread[a] < spread[skip]) skip = a;
+  const int ax = skip == 0 ? 1 : 0, az = skip == 2 ? 1 : 2;
+  // Cells as wide as the widest reach, but a reach far wider than a body (a fast one) does not
+  // widen them for all: it is oversized instead. 1 % over, so rounding never loses a neighbour.
+  const float widest = std::max(1.f, k_oversized_bodies * body_size);
+  float cell = 0.f;
+  for (std::size_t i = 0; i < n; ++i) {
+    const glm::vec3 size = reach_[i].max - reach_[i].min;
+    const float width = std::max(size[ax], size[az]);
+    if (width <= widest) cell = std::max(cell, width);
+  }
+  cell = std::max(cell, 1.f) * 1.01f;
+  // Wider cells are as right, and keep the grid within a few cells per character however
+  // thinly the crowd is spread.
+  const float span_x = all.max[ax] - all.min[ax], span_z = all.max[az] - all.min[az];
+  const auto count = static_cast<float>(n);
+  cell = std::max({cell, std::sqrt(span_x * span_z / (4.f * count)), std::max(span_x, span_z) / (4.f * count)});
+  const auto columns = static_cast<std::size_t>(span_x / cell) + 1;
+  const auto rows = static_cast<std::size_t>(span_z / cell) + 1;
+
+  grid_ = {cell, {all.min[ax], all.min[az]}, columns, rows, ax, az};
+  cell_of_.resize(n);
+  cell_start_.assign(columns * rows + 1, 0);
   oversized_.clear();
   for (std::size_t i = 0; i < n; ++i) {
-    glm::i64vec3 lo, hi;
-    if (range(reach_[i], lo, hi) > k_max_cells_per_box) {
+    const glm::vec3 size = reach_[i].max - reach_[i].min;
+    if (size[ax] > cell || size[az] > cell) {
       oversized_.push_back(static_cast<std::uint32_t>(i));
+      cell_of_[i] = k_no_cell;
       continue;
     }
-    for (std::int64_t x = lo.x; x <= hi.x; ++x)
-      for (std::int64_t y = lo.y; y <= hi.y; ++y)
-        for (std::int64_t z = lo.z; z <= hi.z; ++z) grid_.push_back({cell_key(x, y, z), static_cast<std::uint32_t>(i)});
+    cell_of_[i] = static_cast<std::uint32_t>(grid_.row(reach_[i].min) * columns + grid_.column(reach_[i].min));
+    ++cell_start_[cell_of_[i] + 1];
   }
-  std::sort(grid_.begin(), grid_.end());
+  for (std::size_t c = 0; c + 1 < cell_start_.size(); ++c) cell_start_[c + 1] += cell_start_[c];
+  in_cells_.resize(n - oversized_.size());
+  cell_fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
+  for (std::size_t i = 0; i < n; ++i)
+    if (cell_of_[i] != k_no_cell) in_cells_[cell_fill_[cell_of_[i]]++] = {reach_[i], static_cast<std::uint32_t>(i)};
+}
 
-  run(n, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      std::vector<std::uint32_t>& near = characters_[i].near;
-      near.clear();
-      const auto consider = [&](std::uint32_t j) {
-        if (j != i && reach_[j].overlaps(reach_[i])) near.push_back(j);
-      };
-      glm::i64vec3 lo, hi;
-      if (range(reach_[i], lo, hi) > k_max_cells_per_box) {
-        for (std::size_t j = 0; j < n; ++j) consider(static_cast<std::uint32_t>(j));
-      } else {
-        for (std::int64_t x = lo.x; x <= hi.x; ++x)
-          for (std::int64_t y = lo.y; y <= hi.y; ++y)
-            for (std::int64_t z = lo.z; z <= hi.z; ++z) {
-              const std::uint64_t key = cell_key(x, y, z);
-              auto it = std::lower_bound(grid_.begin(), grid_.end(), std::pair<std::uint64_t, std::uint32_t>{key, 0});
-              for (; it != grid_.end() && it->first == key; ++it) consider(it->second);
-            }
-        for (const std::uint32_t j : oversized_) consider(j);
-      }
-      std::sort(near.begin(), near.end());
-      near.erase(std::unique(near.begin(), near.end()), near.end());
-    }
-  });
+// Checks character i's move as Controller::move would (throwing glide::Error), and sets its
+// velocity for this update, its start capsule and its reach: everything a move may touch lies
+// in its reach, its capsule grown by the motion and what a move queries beyond it (steps,
+// floor snap, ground probe, the skin).
+void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
+  const Character& c = characters_[i];
+  const Controller& k = *c.controller;
+  k.check_move(input, dt);
+  effective_[i] = carried_velocity(i, input);
+  k.check_move(effective_[i], dt);
+  const ControllerSettings& s = k.settings();
+  start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
+  masks_[i] = s.layer_mask;
+  const float margin =
+      glm::length(effective_[i]) * dt + s.step_height + s.step_min_forward + s.floor_snap_distance + 4.f * s.skin_width;
+  reach_[i] = gjk::capsule_bounds(start_[i].capsule).expanded(margin);
+}
+
+// The others whose reach meets i's, in id order.
+void CharacterSet::gather_near(std::size_t i) {
+  std::vector<std::uint32_t>& near = characters_[i].near;
+  near.clear();
+  const gjk::Aabb mine = reach_[i];
+  if (cell_of_[i] == k_no_cell) {
+    for (std::size_t j = 0; j < characters_.size(); ++j)
+      if (j != i && reach_[j].overlaps(mine)) near.push_back(static_cast<std::uint32_t>(j));
+    return;
+  }
+  // The cells from one before the low corner's to the high corner's: up to 3 x 3, a row of
+  // which is one run of in_cells_.
+  const std::size_t x0 = std::max<std::size_t>(grid_.column(mine.min), 1) - 1, x1 = grid_.column(mine.max);
+  const std::size_t z0 = std::max<std::size_t>(grid_.row(mine.min), 1) - 1, z1 = grid_.row(mine.max);
+  for (std::size_t z = z0; z <= z1; ++z) {
+    const std::uint32_t end = cell_start_[z * grid_.columns + x1 + 1];
+    for (std::uint32_t k = cell_start_[z * grid_.columns + x0]; k < end; ++k)
+      if (in_cells_[k].reach.overlaps(mine) && in_cells_[k].index != i) near.push_back(in_cells_[k].index);
+  }
+  for (const std::uint32_t j : oversized_)
+    if (reach_[j].overlaps(mine)) near.push_back(j);
+  std::sort(near.begin(), near.end());
 }
 
 // One character's move against the others as `start_` (and, for a second try, the
@@ -133,14 +183,17 @@ void CharacterSet::find_neighbours(float dt, std::span<const glm::vec3> velociti
 void CharacterSet::move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start) {
   Character& c = characters_[i];
   const std::uint32_t mask = c.controller->settings().layer_mask;
-  c.others.clear();
+  // The capsules a move meets, on the thread that moves it: one warm buffer per thread
+  // rather than one per character.
+  thread_local std::vector<CapsuleObstacle> others;
+  others.clear();
   for (const std::uint32_t j : c.near) {
     CapsuleObstacle o = start_[j];
     if ((o.layers & mask) == 0) continue;
     if (!from_start) o.capsule = characters_[j].controller->capsule();
-    c.others.push_back(o);
+    others.push_back(o);
   }
-  c.controller->set_characters(c.others);
+  c.controller->set_characters(others);
   c.result = c.controller->move(velocity, dt);
   c.controller->set_characters({});
 }
@@ -191,25 +244,42 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   if (velocities.size() != n)
     throw Error("CharacterSet::update: " + std::to_string(velocities.size()) + " velocities for " + std::to_string(n) +
                 " characters");
+  const ParallelFor& run = parallel_for ? parallel_for : ParallelFor(run_here);
+  // Each character's checks, velocity, start capsule and reach, in parallel; a refusal names
+  // the first refused character, as checking them in order would.
   effective_.resize(n);
+  start_.resize(n);
+  reach_.resize(n);
+  masks_.resize(n);
+  refused_.assign(n, 0);
+  run(n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      try {
+        prepare(i, velocities[i], dt);
+      } catch (const Error&) {
+        refused_[i] = 1;
+      }
+    }
+  });
   for (std::size_t i = 0; i < n; ++i) {
+    if (!refused_[i]) continue;
     try {
-      characters_[i].controller->check_move(velocities[i], dt);
-      effective_[i] = carried_velocity(i, velocities[i]);
-      characters_[i].controller->check_move(effective_[i], dt);
+      prepare(i, velocities[i], dt);
     } catch (const Error& e) {
       throw Error("CharacterSet::update: character " + std::to_string(i) + ": " + e.what());
     }
   }
   velocities = effective_;
-  const ParallelFor& run = parallel_for ? parallel_for : ParallelFor(run_here);
   world_->update(); // queries from many threads then only read the world
-  find_neighbours(dt, velocities, run);
+  build_grid();
+  end_.resize(n);
 
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
+      gather_near(i);
       characters_[i].checkpoint = characters_[i].controller->checkpoint();
       move_one(i, velocities[i], dt, true);
+      end_[i] = characters_[i].controller->capsule();
     }
   });
 
@@ -217,15 +287,13 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       Character& c = characters_[i];
-      const gjk::Capsule mine = c.controller->capsule();
+      const gjk::Capsule& mine = end_[i];
       c.conflict = false;
       for (const std::uint32_t j : c.near) {
-        const Character& o = characters_[j];
-        if ((start_[j].layers & c.controller->settings().layer_mask) == 0 &&
-            (c.info.layers & o.controller->settings().layer_mask) == 0)
-          continue;
-        const gjk::Capsule theirs = o.controller->capsule();
-        if (gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {
+        if ((start_[j].layers & masks_[i]) == 0 && (start_[i].layers & masks_[j]) == 0) continue;
+        const gjk::Capsule& theirs = end_[j];
+        if (!surely_apart(mine, theirs) &&
+            gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {
           c.conflict = true;
           break;
         }

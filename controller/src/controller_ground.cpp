@@ -21,7 +21,7 @@ namespace glide {
 // blocking it. Sets `crushed` then.
 float Controller::recover(float dt, bool& crushed) {
   if (probe_cache_.valid && !probe_cache_.overlapping && probe_cache_.position == position_ &&
-      probe_cache_.revision == world_->revision())
+      probe_cache_.revision == world_->revision() && !character_near(skin_reach()))
     return 0.f;
   const float budget = settings_.recovery_speed * dt;
   const float skin = settings_.skin_width;
@@ -98,6 +98,17 @@ float Controller::recover(float dt, bool& crushed) {
   return moved;
 }
 
+// What recover's overlap query covers: the capsule's bounds grown by the skin.
+gjk::Aabb Controller::skin_reach() const { return gjk::capsule_bounds(capsule()).expanded(settings_.skin_width); }
+
+// Whether another character's capsule may be in a query of `box`: only then can characters
+// change what the query finds.
+bool Controller::character_near(const gjk::Aabb& box) const {
+  for (const CapsuleObstacle& o : nearby_.characters())
+    if (gjk::capsule_bounds(o.capsule).overlaps(box)) return true;
+  return false;
+}
+
 // While walking (grounded last move, not moving up), follows walkable ground down to
 // floor_snap_distance below, so stairs and slopes downward stay grounded. Moves only when
 // the ground is farther than the skin by more than the sweep tolerance: idling never drifts.
@@ -122,8 +133,9 @@ void Controller::update_ground() {
   constexpr std::size_t max_contacts = 8;
   const std::span<const Contact> contacts =
       nearby_.closest(*world_, capsule(), 2.f * settings_.skin_width, query_filter(), max_contacts);
-  // Other characters move without a world revision: the probe is not remembered among them.
-  probe_cache_ = {contacts.size() < max_contacts && nearby_.characters().empty(), false, position_, world_->revision()};
+  // Other characters move without a world revision: recover trusts the probe only while none
+  // is near enough to be in its query (character_near).
+  probe_cache_ = {contacts.size() < max_contacts, false, position_, world_->revision()};
   for (const Contact& c : contacts) {
     if (c.distance < recovery_gap()) probe_cache_.overlapping = true;
     if (glm::dot(c.normal, up) <= 1e-3f) continue;

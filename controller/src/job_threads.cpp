@@ -15,6 +15,7 @@ JobThreads::~JobThreads() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
+    published_.store(~std::size_t{0}, std::memory_order_release);
   }
   wake_.notify_all();
   for (std::thread& t : workers_) t.join();
@@ -43,6 +44,14 @@ void JobThreads::work() {
   std::size_t seen = 0;
   std::unique_lock lock(mutex_);
   for (;;) {
+    if (!stop_ && generation_ == seen) {
+      // A game calls again within microseconds (a crowd's update makes two calls a frame):
+      // a short spin catches that without the sleep and wake-up.
+      lock.unlock();
+      for (int spin = 0; spin < k_spins && published_.load(std::memory_order_acquire) == seen; ++spin)
+        std::this_thread::yield();
+      lock.lock();
+    }
     wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
     if (stop_) return;
     seen = generation_;
@@ -65,10 +74,12 @@ void JobThreads::parallel_for(std::size_t count, const std::function<void(std::s
     body_ = &body;
     count_ = count;
     next_ = 0;
-    // A few chunks per thread, so a slow chunk does not leave the others idle.
-    chunk_ = std::max<std::size_t>(1, count / (4 * threads()));
+    // Many chunks per thread, so a slow chunk (or a thread the system put aside) does not
+    // leave the others idle at the end; taking one costs a lock, far less than a chunk's work.
+    chunk_ = std::max<std::size_t>(1, count / (k_chunks_per_thread * threads()));
     error_ = nullptr;
     ++generation_;
+    published_.store(generation_, std::memory_order_release);
   }
   wake_.notify_all();
   run_chunks();

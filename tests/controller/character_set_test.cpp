@@ -131,6 +131,71 @@ TEST_CASE("a crowd's results are bit-identical on 1, 2 and 8 threads, and no two
   }
 }
 
+TEST_CASE("a crowd strung out along a line, with characters falling too fast for its grid, misses no meeting") {
+  // Pairs walk head-on along a 400 m line; above each meeting point a character falls at
+  // 180 m/s, whose reach is wider than any grid cell. Every meeting must block: a neighbour
+  // the grid lost would let a pair, or a faller and the pair, pass into each other.
+  World world;
+  add_floor(world, 250.f);
+  CharacterSet set(world);
+  constexpr int pairs = 40;
+  std::vector<glm::vec3> velocities;
+  std::vector<CharacterId> fallers;
+  for (int k = 0; k < pairs; ++k) {
+    const float x = -200.f + 10.f * float(k);
+    set.add({}, {x - 1.5f, 0.f, 0.f});
+    velocities.push_back({3.f, -1.f, 0.f});
+    set.add({}, {x + 1.5f, 0.f, 0.f});
+    velocities.push_back({-3.f, -1.f, 0.f});
+    if (k % 8 == 0) {
+      fallers.push_back(set.add({}, {x, 90.f, 0.f}));
+      velocities.push_back({0.f, -180.f, 0.f});
+    }
+  }
+  float worst_gap = 1e9f;
+  int faller_hits = 0;
+  for (int frame = 0; frame < 90; ++frame) {
+    set.update(velocities, 1.f / 60.f);
+    worst_gap = std::min(worst_gap, closest_pair_gap(set));
+    for (const CharacterId f : fallers) {
+      const MoveResult& r = set.result(f);
+      for (int h = 0; h < r.hit_count; ++h)
+        faller_hits += r.hits[static_cast<std::size_t>(h)].target == HitTarget::character;
+    }
+  }
+  CHECK(worst_gap >= -k_penetration_tolerance);
+  // Every pair met, and every faller came down on a pair's heads.
+  for (int k = 0; k < pairs; ++k) {
+    const auto first = static_cast<std::uint32_t>(2 * k + (k + 7) / 8);
+    const float apart =
+        set.controller(CharacterId{first + 1}).position().x - set.controller(CharacterId{first}).position().x;
+    CHECK(apart == doctest::Approx(0.6f).epsilon(0.05));
+  }
+  CHECK(faller_hits > 0);
+  for (const CharacterId f : fallers) CHECK(set.controller(f).position().y > 1.5f);
+}
+
+TEST_CASE("a standing character whose ground probe is remembered still recovers from a character that comes into it") {
+  // Standing still, the controller remembers its last ground probe and skips the recovery
+  // query; that memory must not hide a character capsule now inside its skin.
+  World world;
+  add_floor(world);
+  Controller c(world, {}, {0, 0.02f, 0});
+  const CapsuleObstacle far{{{{3, 0.3f, 0}, {3, 1.5f, 0}}, 0.3f}, {}, 1u, CharacterId{7}};
+  c.set_characters(std::span(&far, 1));
+  for (int frame = 0; frame < 10; ++frame) c.move({0, 0, 0}, 1.f / 60.f);
+  const glm::vec3 before = c.position();
+  // Another character now stands 0.55 m away: 0.05 m into this one's capsule.
+  const CapsuleObstacle close{{{{0.55f, 0.3f, 0}, {0.55f, 1.5f, 0}}, 0.3f}, {}, 1u, CharacterId{8}};
+  c.set_characters(std::span(&close, 1));
+  // The very next move recovers, by its full budget (recovery_speed * dt = 0.033 m).
+  CHECK(c.move({0, 0, 0}, 1.f / 60.f).recovered > 0.03f);
+  for (int frame = 0; frame < 10; ++frame) c.move({0, 0, 0}, 1.f / 60.f);
+  CHECK(c.position().x < before.x - 0.04f);
+  const gjk::Capsule mine = c.capsule();
+  CHECK(gjk::closest_points(mine.segment, close.capsule.segment).distance - 0.6f >= -k_penetration_tolerance);
+}
+
 TEST_CASE("CharacterSet::update refuses bad input before anything moves") {
   World world;
   add_floor(world);

@@ -4,6 +4,9 @@
 #include <glide/controller/job_threads.hpp>
 #include <glide/world/query_types.hpp>
 
+#include <glm/vec2.hpp>
+
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -76,9 +79,8 @@ private:
     std::unique_ptr<Controller> controller;
     CharacterInfo info;
     MoveResult result;
-    glm::vec3 velocity{0.f};             ///< of its last move (m/s), for who stands on it
-    std::vector<std::uint32_t> near;     ///< others whose reach meets its reach, by index
-    std::vector<CapsuleObstacle> others; ///< what its move meets
+    glm::vec3 velocity{0.f};         ///< of its last move (m/s), for who stands on it
+    std::vector<std::uint32_t> near; ///< others whose reach meets its reach, by index
     Controller::Checkpoint checkpoint;
     glm::vec3 pushed{0.f}; ///< given by pushers last frame, added to the next move (m/s)
     bool conflict = false;
@@ -86,18 +88,43 @@ private:
 
   Character& at(CharacterId id);
   const Character& at(CharacterId id) const;
-  void find_neighbours(float dt, std::span<const glm::vec3> velocities, const ParallelFor& run);
+  void prepare(std::size_t i, const glm::vec3& input, float dt);
+  void build_grid();
+  void gather_near(std::size_t i);
   void move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start);
   glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
   void gather_pushes(std::span<const glm::vec3> moved_by);
 
   const World* world_;
   std::vector<Character> characters_;
-  std::vector<glm::vec3> effective_;                          ///< each one's velocity this update: input, carry, pushes
-  std::vector<CapsuleObstacle> start_;                        ///< every capsule at the start of the update, by index
-  std::vector<gjk::Aabb> reach_;                              ///< where each may go this update
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> grid_; ///< (cell key, index), sorted
-  std::vector<std::uint32_t> oversized_;                      ///< reaches meeting too many cells for the grid
+  std::vector<glm::vec3> effective_;   ///< each one's velocity this update: input, carry, pushes
+  std::vector<CapsuleObstacle> start_; ///< every capsule at the start of the update, by index
+  std::vector<gjk::Capsule> end_;      ///< every capsule after the first moves, by index
+  std::vector<std::uint32_t> masks_;   ///< every layer_mask, by index
+  std::vector<std::uint8_t> refused_;  ///< whose checks failed this update (1), by index
+  std::vector<gjk::Aabb> reach_;       ///< where each may go this update
+  /// Cells over two world axes, origin at the crowd's low corner.
+  struct Grid {
+    float cell = 1.f;                  ///< width of a cell (m)
+    glm::vec2 origin{0.f};             ///< low corner along the two axes (m)
+    std::size_t columns = 1, rows = 1; ///< cells along each axis (count)
+    int ax = 0, az = 2;                ///< the world axes of columns and rows
+    std::size_t column(const glm::vec3& p) const { return clamped((p[ax] - origin.x) / cell, columns); }
+    std::size_t row(const glm::vec3& p) const { return clamped((p[az] - origin.y) / cell, rows); }
+    static std::size_t clamped(float v, std::size_t count) {
+      return v <= 0.f ? 0 : std::min(static_cast<std::size_t>(v), count - 1);
+    }
+  };
+  struct InCell {
+    gjk::Aabb reach;
+    std::uint32_t index;
+  };
+  Grid grid_;
+  std::vector<std::uint32_t> cell_of_;    ///< each one's grid cell (k_no_cell: oversized)
+  std::vector<std::uint32_t> cell_start_; ///< where each cell's characters start in in_cells_
+  std::vector<std::uint32_t> cell_fill_;  ///< scratch of the counting sort
+  std::vector<InCell> in_cells_;          ///< reaches by cell, in id order within one
+  std::vector<std::uint32_t> oversized_;  ///< reaches wider than a grid cell
   std::size_t last_conflicts_ = 0;
 };
 

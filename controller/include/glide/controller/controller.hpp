@@ -177,6 +177,8 @@ private:
   /// Contacts closer than this are pushed back out to the skin (m): the skin less what a sweep's
   /// tolerance may leave, so a character ends at the skin whatever the frame rate.
   float recovery_gap() const { return settings_.skin_width - settings_.toi_tolerance; }
+  gjk::Aabb skin_reach() const;
+  bool character_near(const gjk::Aabb& box) const;
   glm::vec3 surface_normal(HitTarget target, PieceId piece, const glm::vec3& point,
                            const glm::vec3& contact_normal) const;
   bool room_for(const ControllerSettings& shape) const;

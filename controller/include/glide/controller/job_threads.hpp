@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -46,6 +47,9 @@ private:
   const std::function<void(std::size_t, std::size_t)>* body_ = nullptr;
   std::size_t count_ = 0, chunk_ = 1, next_ = 0;
   std::size_t generation_ = 0;
+  std::atomic<std::size_t> published_{0}; ///< generation_, for workers spinning without the lock
+  static constexpr int k_spins = 200;     ///< yields a worker spins for the next call before sleeping (count)
+  static constexpr std::size_t k_chunks_per_thread = 16; ///< ranges a call is split into, per thread (count)
   unsigned busy_ = 0;
   bool stop_ = false;
   std::exception_ptr error_;

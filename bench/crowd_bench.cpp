@@ -1,0 +1,174 @@
+// A crowd walking a flat level with scattered boxes and pillars: 1,000 and 10,000 characters,
+// each heading for its own random goals, moved once a frame (60 Hz) on 1 or 2 threads through
+// JobThreads. Collision on: a CharacterSet (characters block each other). Collision off: the
+// same characters as plain Controllers moved over the same job hook, meeting only the world.
+// Each benchmark iteration is one frame after a warm-up; only the update is timed (manual
+// time), steering and gravity are outside. Counters: us per frame, us per character-update.
+#include <glide/controller/character_set.hpp>
+#include <glide/controller/controller.hpp>
+#include <glide/controller/job_threads.hpp>
+#include <glide/gjk/convex_hull.hpp>
+#include <glide/world/world.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <vector>
+
+namespace {
+
+constexpr float k_dt = 1.f / 60.f;
+constexpr float k_gravity = 9.81f;    // (m/s^2)
+constexpr float k_floor_half = 150.f; // the floor is 300 m x 300 m (m)
+constexpr int k_obstacles = 600;      // boxes and pillars on the floor (count)
+constexpr float k_spacing = 2.f;      // between spawn spots on the grid (m)
+constexpr float k_route = 15.f;       // goals lie within this of a character's spawn (m)
+constexpr float k_speed = 2.5f;       // walking speed (m/s)
+constexpr float k_goal_reached = 1.f; // horizontal distance at which a goal counts as reached (m)
+constexpr int k_warm_up_frames = 30;  // frames moved before timing (count)
+
+glide::World make_level() {
+  glide::World world;
+  world.add_piece(glide::gjk::ConvexHull::box({k_floor_half, 1.f, k_floor_half}),
+                  glide::gjk::Transform{{1, 0, 0, 0}, {0, -1.f, 0}});
+  std::mt19937 rng(2024);
+  std::uniform_real_distribution<float> pos(-k_floor_half + 5.f, k_floor_half - 5.f), size(0.3f, 2.f), tall(0.5f, 3.f),
+      angle(0.f, 6.2831853f);
+  for (int i = 0; i < k_obstacles; ++i) {
+    // One draw per statement: the order of a call's arguments is up to the compiler.
+    const bool pillar = i % 3 == 0;
+    const float height = pillar ? 4.f : tall(rng);
+    const float hx = pillar ? 0.4f : size(rng);
+    const float hz = pillar ? 0.4f : size(rng);
+    const float turn_angle = angle(rng);
+    const float x = pos(rng);
+    const float z = pos(rng);
+    const glm::quat turn = glm::angleAxis(turn_angle, glm::vec3(0, 1, 0));
+    world.add_piece(glide::gjk::ConvexHull::box({hx, 0.5f * height, hz}),
+                    glide::gjk::Transform{turn, {x, 0.5f * height, z}});
+  }
+  world.update();
+  return world;
+}
+
+// Grid spots, centre outwards row by row, whose capsule meets no box.
+std::vector<glm::vec3> spawn_spots(const glide::World& world, const glide::ControllerSettings& settings,
+                                   std::size_t count) {
+  std::vector<glm::vec3> spots;
+  const int side = static_cast<int>(2.f * (k_floor_half - k_route) / k_spacing);
+  const float lift = 2.f * settings.skin_width;
+  for (int row = 0; row < side && spots.size() < count; ++row)
+    for (int col = 0; col < side && spots.size() < count; ++col) {
+      const glm::vec3 feet(-k_floor_half + k_route + float(col) * k_spacing, lift,
+                           -k_floor_half + k_route + float(row) * k_spacing);
+      const glide::gjk::Capsule capsule{
+          {feet + settings.up * settings.radius, feet + settings.up * (settings.height - settings.radius)},
+          settings.radius};
+      if (world.overlap_capsule(capsule, settings.skin_width).empty()) spots.push_back(feet);
+    }
+  return spots;
+}
+
+// Every character's goal and fall speed, and the velocities they ask for this frame.
+struct Steering {
+  std::vector<glm::vec3> home, goal, velocity;
+  std::vector<float> fall;
+  std::mt19937 rng{99};
+  std::uniform_real_distribution<float> unit{-1.f, 1.f};
+
+  explicit Steering(const std::vector<glm::vec3>& spots)
+      : home(spots), goal(spots.size()), velocity(spots.size()), fall(spots.size(), 0.f) {
+    for (std::size_t i = 0; i < spots.size(); ++i) goal[i] = new_goal(i);
+  }
+  glm::vec3 new_goal(std::size_t i) {
+    const float x = unit(rng);
+    const float z = unit(rng);
+    return home[i] + k_route * glm::vec3(x, 0.f, z);
+  }
+  void steer(std::size_t i, const glide::Controller& c) {
+    glm::vec3 to = goal[i] - c.position();
+    to.y = 0.f;
+    float distance = glm::length(to);
+    if (distance < k_goal_reached) {
+      goal[i] = new_goal(i);
+      to = goal[i] - c.position();
+      to.y = 0.f;
+      distance = glm::length(to);
+    }
+    fall[i] = c.ground().state == glide::GroundState::on_ground ? 0.f : fall[i] - k_gravity * k_dt;
+    const glm::vec3 walk = distance > 1e-3f ? to * (k_speed / distance) : glm::vec3(0.f);
+    velocity[i] = walk + glm::vec3(0.f, fall[i], 0.f);
+  }
+};
+
+// Args: characters, threads, collision (1 on, 0 off).
+void crowd(benchmark::State& state) {
+  const auto count = static_cast<std::size_t>(state.range(0));
+  const auto threads = static_cast<unsigned>(state.range(1));
+  const bool collide = state.range(2) != 0;
+  const glide::World world = make_level();
+  const glide::ControllerSettings settings;
+  const std::vector<glm::vec3> spots = spawn_spots(world, settings, count);
+  if (spots.size() < count) {
+    state.SkipWithError("not enough room for the crowd");
+    return;
+  }
+  Steering steering(spots);
+  glide::JobThreads pool(threads);
+  const glide::ParallelFor hook = pool.hook();
+
+  glide::CharacterSet set(world);
+  std::vector<std::unique_ptr<glide::Controller>> alone;
+  if (collide)
+    for (const glm::vec3& spot : spots) set.add(settings, spot);
+  else
+    for (const glm::vec3& spot : spots) alone.push_back(std::make_unique<glide::Controller>(world, settings, spot));
+  const auto controller = [&](std::size_t i) -> const glide::Controller& {
+    return collide ? set.controller(glide::CharacterId{static_cast<std::uint32_t>(i)}) : *alone[i];
+  };
+  const auto frame = [&] {
+    for (std::size_t i = 0; i < count; ++i) steering.steer(i, controller(i));
+    const auto start = std::chrono::steady_clock::now();
+    if (collide) {
+      set.update(steering.velocity, k_dt, hook);
+    } else {
+      hook(count, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) alone[i]->move(steering.velocity[i], k_dt);
+      });
+    }
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+
+  for (int f = 0; f < k_warm_up_frames; ++f) frame();
+  double seconds = 0.0;
+  std::size_t conflicts = 0;
+  for (auto _ : state) {
+    const double s = frame();
+    state.SetIterationTime(s);
+    seconds += s;
+    if (collide) conflicts += set.last_conflicts();
+  }
+  const double frames = static_cast<double>(state.iterations());
+  state.counters["us_per_frame"] = 1e6 * seconds / frames;
+  state.counters["us_per_update"] = 1e6 * seconds / (frames * static_cast<double>(count));
+  state.counters["conflicts_per_frame"] = static_cast<double>(conflicts) / frames;
+}
+
+void crowd_args(benchmark::internal::Benchmark* b) {
+  for (const int count : {1000, 10000})
+    for (const int threads : {1, 2})
+      for (const int collide : {1, 0}) b->Args({count, threads, collide});
+}
+
+} // namespace
+
+BENCHMARK(crowd)
+    ->ArgNames({"characters", "threads", "collision"})
+    ->Apply(crowd_args)
+    ->Iterations(120)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_MAIN();
