@@ -158,8 +158,15 @@ CrowdStats run_crowd(DemoLevel& level, const ControllerSettings& settings, const
       const MoveResult& r = set.result(id);
       hash.add(c.position());
       hash.add(static_cast<std::uint8_t>(c.ground().state));
-      for (const Contact& contact : world.overlap_capsule(c.capsule(), 0.f))
-        stats.max_penetration = std::max(stats.max_penetration, -contact.distance);
+      // A moving piece that pushes a character against others that do not give way crushes it,
+      // and then it may overlap that piece (docs/controller.md, "Crushed"): counted apart.
+      stats.crushed += r.flags.crushed;
+      for (const Contact& contact : world.overlap_capsule(c.capsule(), 0.f)) {
+        const bool crushing =
+            r.flags.crushed && contact.target == HitTarget::piece && world.motion(contact.piece).dt > 0.f;
+        float& worst = crushing ? stats.max_crushed_depth : stats.max_penetration;
+        worst = std::max(worst, -contact.distance);
+      }
       glm::vec3 to_goal = goals[i] - c.position();
       to_goal.y = 0.f;
       const glm::vec3 walk(velocities[i].x, 0.f, velocities[i].z);

@@ -27,11 +27,13 @@ struct CrowdSettings {
 struct CrowdStats {
   int characters = 0;
   int frames = 0;
-  std::uint64_t hash = 0;      ///< of every position and ground state after every frame
-  float closest_pair = 1e9f;   ///< smallest gap between two characters seen (m; < 0 overlapping)
-  int pair_overlaps = 0;       ///< pairs and frames overlapping by more than the skin (count)
-  float max_penetration = 0.f; ///< deepest overlap with geometry after a frame (m)
-  int stuck = 0;               ///< character-frames that barely moved toward a goal (count)
+  std::uint64_t hash = 0;        ///< of every position and ground state after every frame
+  float closest_pair = 1e9f;     ///< smallest gap between two characters seen (m; < 0 overlapping)
+  int pair_overlaps = 0;         ///< pairs and frames overlapping by more than the skin (count)
+  float max_penetration = 0.f;   ///< deepest overlap with geometry after a frame, crushes aside (m)
+  int crushed = 0;               ///< character-frames crushed by a moving piece (count)
+  float max_crushed_depth = 0.f; ///< deepest overlap with the moving piece crushing a character (m)
+  int stuck = 0;                 ///< character-frames that barely moved toward a goal (count)
   int goals_reached = 0;
   double median_frame_us = 0.0; ///< wall time of one update of the whole set (us)
   double max_frame_us = 0.0;

@@ -56,7 +56,9 @@ int run_crowd_command(const DemoArgs& args, demo::DemoLevel& level, std::ostream
   row(out, "closest two characters", fixed(s.closest_pair, 5) + " m", "negative: overlapping");
   row(out, "pair overlaps beyond skin", std::to_string(s.pair_overlaps), "pairs x frames");
   row(out, "max penetration", fixed(s.max_penetration, 5) + " m",
-      "into geometry; skin " + fixed(args.controller.skin_width, 4) + " m");
+      "into geometry, crushes aside; skin " + fixed(args.controller.skin_width, 4) + " m");
+  row(out, "crushed character-frames", std::to_string(s.crushed),
+      "by a moving piece, at most " + fixed(s.max_crushed_depth, 4) + " m into it");
   row(out, "stuck character-frames", std::to_string(s.stuck), "under 10% of the wanted progress");
   row(out, "goals reached", std::to_string(s.goals_reached));
   row(out, "moves made again", std::to_string(s.conflicts), "ended overlapping another: redone in id order");
