@@ -163,8 +163,46 @@ void crowd_args(benchmark::internal::Benchmark* b) {
       for (const int collide : {1, 0}) b->Args({count, threads, collide});
 }
 
+// Args: characters, 0 save / 1 restore. A whole set's snapshot after 30 walked frames: what a
+// rollback costs (save every frame, restore on a misprediction).
+void crowd_snapshot(benchmark::State& state) {
+  const auto count = static_cast<std::size_t>(state.range(0));
+  const bool restore = state.range(1) != 0;
+  const glide::World world = make_level();
+  const glide::ControllerSettings settings;
+  const std::vector<glm::vec3> spots = spawn_spots(world, settings, count);
+  if (spots.size() < count) {
+    state.SkipWithError("not enough room for the crowd");
+    return;
+  }
+  Steering steering(spots);
+  glide::CharacterSet set(world);
+  for (const glm::vec3& spot : spots) set.add(settings, spot);
+  for (int f = 0; f < k_warm_up_frames; ++f) {
+    for (std::size_t i = 0; i < count; ++i)
+      steering.steer(i, set.controller(glide::CharacterId{static_cast<std::uint32_t>(i)}));
+    set.update(steering.velocity, k_dt);
+  }
+  const std::vector<std::byte> saved = set.save_state();
+  for (auto _ : state) {
+    if (restore) {
+      set.restore_state(saved);
+    } else {
+      std::vector<std::byte> bytes = set.save_state();
+      benchmark::DoNotOptimize(bytes.data());
+    }
+  }
+  state.counters["bytes"] = static_cast<double>(saved.size());
+  state.counters["ns_per_character"] = benchmark::Counter(
+      static_cast<double>(count), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 } // namespace
 
+BENCHMARK(crowd_snapshot)
+    ->ArgNames({"characters", "restore"})
+    ->ArgsProduct({{1000, 10000}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(crowd)
     ->ArgNames({"characters", "threads", "collision"})
     ->Apply(crowd_args)
