@@ -104,6 +104,15 @@ struct Steering {
   }
 };
 
+// The crowd's spawn spots, or none (the benchmark skipped with an error) without room for all.
+std::vector<glm::vec3> room_for(benchmark::State& state, const glide::World& world,
+                                const glide::ControllerSettings& settings, std::size_t count) {
+  std::vector<glm::vec3> spots = spawn_spots(world, settings, count);
+  if (spots.size() >= count) return spots;
+  state.SkipWithError("not enough room for the crowd");
+  return {};
+}
+
 // Args: characters, threads, collision (1 on, 0 off).
 void crowd(benchmark::State& state) {
   const auto count = static_cast<std::size_t>(state.range(0));
@@ -111,11 +120,8 @@ void crowd(benchmark::State& state) {
   const bool collide = state.range(2) != 0;
   const glide::World world = make_level();
   const glide::ControllerSettings settings;
-  const std::vector<glm::vec3> spots = spawn_spots(world, settings, count);
-  if (spots.size() < count) {
-    state.SkipWithError("not enough room for the crowd");
-    return;
-  }
+  const std::vector<glm::vec3> spots = room_for(state, world, settings, count);
+  if (spots.empty()) return;
   Steering steering(spots);
   glide::JobThreads pool(threads);
   const glide::ParallelFor hook = pool.hook();
@@ -170,11 +176,8 @@ void crowd_snapshot(benchmark::State& state) {
   const bool restore = state.range(1) != 0;
   const glide::World world = make_level();
   const glide::ControllerSettings settings;
-  const std::vector<glm::vec3> spots = spawn_spots(world, settings, count);
-  if (spots.size() < count) {
-    state.SkipWithError("not enough room for the crowd");
-    return;
-  }
+  const std::vector<glm::vec3> spots = room_for(state, world, settings, count);
+  if (spots.empty()) return;
   Steering steering(spots);
   glide::CharacterSet set(world);
   for (const glm::vec3& spot : spots) set.add(settings, spot);
