@@ -20,6 +20,17 @@ namespace {
 constexpr float k_oversized_bodies = 4.f;
 // The grid cell of a character whose reach is checked against every character.
 constexpr std::uint32_t k_no_cell = 0xffffffffu;
+// No character: a character id none has.
+constexpr std::uint32_t k_nobody = 0xffffffffu;
+// How many characters down a line a push goes on to (count).
+constexpr int k_push_depth = 8;
+// How many characters one pusher may move out of its way in an update, down every line (count).
+constexpr int k_push_moves = 16;
+// A pusher whose move gets less than this share of its walk is stopped (ratio).
+constexpr float k_stopped = 0.1f;
+// How long a pusher stays stopped before it pushes with its whole walk, and how long it then
+// takes to go back to sharing it by mass once it moves (s).
+constexpr float k_pressure_time = 0.1f;
 
 // The run that takes the calling thread when the game gives no job hook.
 void run_here(std::size_t count, const std::function<void(std::size_t, std::size_t)>& body) {
@@ -137,21 +148,25 @@ void CharacterSet::build_grid() {
 }
 
 // Checks character i's move as Controller::move would (throwing glide::Error), and sets its
-// velocity for this update, its start capsule and its reach: everything a move may touch lies
-// in its reach, its capsule grown by the motion and what a move queries beyond it (steps,
-// floor snap, ground probe, the skin).
+// velocity for this update, its start capsule and its reach (move_reach).
 void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   const Character& c = characters_[i];
   const Controller& k = *c.controller;
   k.check_move(input, dt);
   effective_[i] = carried_velocity(i, input);
   k.check_move(effective_[i], dt);
-  const ControllerSettings& s = k.settings();
   start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
-  masks_[i] = s.layer_mask;
-  const float margin =
-      glm::length(effective_[i]) * dt + s.step_height + s.step_min_forward + s.floor_snap_distance + 4.f * s.skin_width;
-  reach_[i] = gjk::capsule_bounds(start_[i].capsule).expanded(margin);
+  masks_[i] = k.settings().layer_mask;
+  reach_[i] = move_reach(k, glm::length(effective_[i]) * dt);
+}
+
+// Everything a move of `motion_length` from where the character stands may touch: its capsule
+// grown by the motion and what a move queries beyond it (steps, floor snap, ground probe, the
+// skin).
+gjk::Aabb CharacterSet::move_reach(const Controller& k, float motion_length) {
+  const ControllerSettings& s = k.settings();
+  const float margin = motion_length + s.step_height + s.step_min_forward + s.floor_snap_distance + 4.f * s.skin_width;
+  return gjk::capsule_bounds(k.capsule()).expanded(margin);
 }
 
 // The others whose reach meets i's, in id order.
@@ -178,64 +193,156 @@ void CharacterSet::gather_near(std::size_t i) {
   std::sort(near.begin(), near.end());
 }
 
-// One character's move against the others as `start_` (and, for a second try, the
-// characters' current capsules) holds them.
-void CharacterSet::move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start) {
+// One character's move against the others as `start_` holds them or, for a later try, as
+// `end_` holds where they now stand; keeps `end_` up to date.
+MoveResult CharacterSet::move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start) {
   Character& c = characters_[i];
   const std::uint32_t mask = c.controller->settings().layer_mask;
   // The capsules a move meets, on the thread that moves it: one warm buffer per thread
   // rather than one per character.
   thread_local std::vector<CapsuleObstacle> others;
   others.clear();
+  const gjk::Aabb reach = move_reach(*c.controller, glm::length(velocity) * dt);
   for (const std::uint32_t j : c.near) {
     CapsuleObstacle o = start_[j];
     if ((o.layers & mask) == 0) continue;
-    if (!from_start) o.capsule = characters_[j].controller->capsule();
-    others.push_back(o);
+    if (!from_start) o.capsule = end_[j];
+    if (gjk::capsule_bounds(o.capsule).overlaps(reach)) others.push_back(o);
   }
   c.controller->set_characters(others);
-  c.result = c.controller->move(velocity, dt);
+  MoveResult result = c.controller->move(velocity, dt);
   c.controller->set_characters({});
+  end_[i] = c.controller->capsule();
+  return result;
 }
 
-// What a character moves by this frame: its input, the last velocity of the character it
-// stands on (a one-frame lag, as every character moves against the others' start of frame),
-// and the pushes of the characters that walked into it last frame.
+// What a character moves by this frame: its input and the last velocity of the character it
+// stands on (a one-frame lag, as every character moves against the others' start of frame).
 glm::vec3 CharacterSet::carried_velocity(std::size_t i, const glm::vec3& input) const {
   const Character& c = characters_[i];
-  glm::vec3 v = input + c.pushed;
+  glm::vec3 v = input;
+  const glm::vec3& up = c.controller->settings().up;
   const GroundInfo& ground = c.controller->ground();
   if (ground.state == GroundState::on_ground && ground.target == HitTarget::character &&
       ground.character.value < characters_.size()) {
-    const glm::vec3& up = c.controller->settings().up;
     const glm::vec3 under = characters_[ground.character.value].velocity;
     v += under - up * glm::dot(under, up); // along the ground: falling with it is gravity's job
   }
   return v;
 }
 
-// Each pusher that walked into another gives it, for the next frame, the part of its velocity
-// into it scaled by the mass ratio m / (m + m_other), along the ground: the pair then moves on
-// together as the pusher's momentum shared. In id order, so the sums are the same on any thread.
-void CharacterSet::gather_pushes(std::span<const glm::vec3> moved_by) {
-  for (Character& c : characters_) c.pushed = glm::vec3(0.f);
+namespace {
+
+// One move's outcome followed by another's: where the second ended, what both did.
+void append(MoveResult& first, const MoveResult& second) {
+  first.position = second.position;
+  first.displacement += second.displacement;
+  first.carried += second.carried;
+  first.pushed += second.pushed;
+  first.yaw_delta += second.yaw_delta;
+  first.ground = second.ground;
+  first.flags.sides |= second.flags.sides;
+  first.flags.above |= second.flags.above;
+  first.flags.below |= second.flags.below;
+  first.flags.crushed |= second.flags.crushed;
+  first.recovered += second.recovered;
+  for (int h = 0; h < second.hit_count && first.hit_count < MoveResult::k_max_hits; ++h)
+    first.hits[static_cast<std::size_t>(first.hit_count++)] = second.hits[static_cast<std::size_t>(h)];
+}
+
+} // namespace
+
+// With pushers in the set, a character may be moved twice more in a frame (shoved by others,
+// then its own rest of motion): every reach grows by both, each at most the fastest pusher's
+// motion, and by another step and floor snap, so the neighbours still hold everything met.
+void CharacterSet::widen_reach_for_pushes(float dt) {
+  push_reach_ = 0.f;
+  float step = 0.f;
   for (std::size_t i = 0; i < characters_.size(); ++i) {
-    const Character& c = characters_[i];
+    const ControllerSettings& s = characters_[i].controller->settings();
+    step = std::max(step, s.step_height + s.step_min_forward + s.floor_snap_distance);
+    if (characters_[i].info.push) push_reach_ = std::max(push_reach_, glm::length(effective_[i]) * dt);
+  }
+  if (push_reach_ <= 0.f) return;
+  for (gjk::Aabb& reach : reach_) reach = reach.expanded(2.f * push_reach_ + step);
+}
+
+// Character i, stopped by characters with `left` of its motion still to go, moves them out of
+// its way: `left`, slid along the geometry that stopped i, goes into each one hit by the part
+// pointing into it (times m / (m + m_other) for the pusher itself, whole for the characters it
+// moves on down the line), each taking it as a sweep and passing on what stops it in turn, up to
+// `depth` characters deep; then i moves on by `left`. Every move is a sweep against the world
+// and the others where they now stand, so nothing ends inside anything.
+void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth,
+                              bool pusher, int& moves) {
+  Character& c = characters_[i];
+  const glm::vec3& up = c.controller->settings().up;
+  left -= up * glm::dot(left, up);
+  for (int h = 0; h < stopped.hit_count; ++h) {
+    const ControllerHit& hit = stopped.hits[static_cast<std::size_t>(h)];
+    if (hit.target == HitTarget::character) continue;
+    glm::vec3 n = hit.normal - up * glm::dot(hit.normal, up);
+    if (glm::dot(n, n) < 1e-6f) continue;
+    n = glm::normalize(n);
+    if (const float against = glm::dot(left, n); against < 0.f) left -= n * against;
+  }
+  bool pushed = false;
+  for (int h = 0; h < stopped.hit_count; ++h) {
+    const ControllerHit& hit = stopped.hits[static_cast<std::size_t>(h)];
+    if (hit.target != HitTarget::character || hit.character.value >= characters_.size()) continue;
+    bool seen = false; // a character met again in a later slide iteration is pushed once
+    for (int e = 0; e < h && !seen; ++e)
+      seen = stopped.hits[static_cast<std::size_t>(e)].target == HitTarget::character &&
+             stopped.hits[static_cast<std::size_t>(e)].character == hit.character;
+    if (seen || c.shoved_by == hit.character.value) continue;        // no pushing back who pushed it
+    glm::vec3 along = -(hit.normal - up * glm::dot(hit.normal, up)); // from i into the other
+    const float length = glm::length(along);
+    if (length < 1e-3f) continue;
+    along /= length;
+    Character& other = characters_[hit.character.value];
+    const float by_mass = c.info.mass / (c.info.mass + other.info.mass);
+    const float ratio = pusher ? by_mass + (1.f - by_mass) * c.pressure : 1.f;
+    const float share = std::min(glm::dot(left, along) * ratio, push_reach_ - other.shoved);
+    if (share <= 1e-5f || moves <= 0) continue;
+    --moves;
+    other.shoved += share;
+    other.shoved_by = static_cast<std::uint32_t>(i);
+    pushed = true;
+    const MoveResult moved = move_one(hit.character.value, along * (share / dt), dt, false);
+    append(other.result, moved);
+    if (depth > 1)
+      push_aside(hit.character.value, along * share - moved.displacement, moved, dt, depth - 1, false, moves);
+  }
+  if (pushed) append(c.result, move_one(i, left / dt, dt, false));
+}
+
+// Pushers in id order, each where everyone now stands, move the characters that stopped them
+// out of their way (push_aside). Going one after the other is what lets a crowd jammed at a
+// door flow: the first pusher moves its neighbours aside and takes the room before their turn.
+void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt) {
+  if (push_reach_ <= 0.f) return;
+  for (Character& c : characters_) {
+    c.shoved = 0.f;
+    c.shoved_by = k_nobody;
+  }
+  for (std::size_t i = 0; i < characters_.size(); ++i) {
+    Character& c = characters_[i];
+    if (!c.info.push || c.result.hit_count == 0) continue;
+    glm::vec3 left = velocities[i] * dt - c.result.displacement;
+    if (const float length = glm::length(left); length > push_reach_) left *= push_reach_ / length;
+    const MoveResult stopped = c.result;
+    int moves = k_push_moves;
+    push_aside(i, left, stopped, dt, k_push_depth, true, moves);
+  }
+  // Pressure: up while a pusher gets less than a tenth of its walk, down while it gets more.
+  for (std::size_t i = 0; i < characters_.size(); ++i) {
+    Character& c = characters_[i];
     if (!c.info.push) continue;
     const glm::vec3& up = c.controller->settings().up;
-    const MoveResult& r = c.result;
-    for (int h = 0; h < r.hit_count; ++h) {
-      const ControllerHit& hit = r.hits[static_cast<std::size_t>(h)];
-      if (hit.target != HitTarget::character || hit.character.value >= characters_.size()) continue;
-      Character& other = characters_[hit.character.value];
-      glm::vec3 along = -(hit.normal - up * glm::dot(hit.normal, up)); // from the pusher into the other
-      const float length = glm::length(along);
-      if (length < 1e-3f) continue;
-      along /= length;
-      const float into = glm::dot(moved_by[i], along);
-      if (into <= 0.f) continue;
-      other.pushed += along * (into * c.info.mass / (c.info.mass + other.info.mass));
-    }
+    const glm::vec3 wanted = velocities[i] * dt - up * glm::dot(velocities[i] * dt, up);
+    const float wanted2 = glm::dot(wanted, wanted);
+    const bool stopped = wanted2 > 0.f && glm::dot(c.result.displacement, wanted) < k_stopped * wanted2;
+    c.pressure = std::clamp(c.pressure + (stopped ? dt : -dt) / k_pressure_time, 0.f, 1.f);
   }
 }
 
@@ -270,6 +377,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     }
   }
   velocities = effective_;
+  widen_reach_for_pushes(dt);
   world_->update(); // queries from many threads then only read the world
   build_grid();
   end_.resize(n);
@@ -278,8 +386,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     for (std::size_t i = begin; i < end; ++i) {
       gather_near(i);
       characters_[i].checkpoint = characters_[i].controller->checkpoint();
-      move_one(i, velocities[i], dt, true);
-      end_[i] = characters_[i].controller->capsule();
+      characters_[i].result = move_one(i, velocities[i], dt, true);
     }
   });
 
@@ -302,19 +409,22 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   });
 
   last_conflicts_ = 0;
-  for (Character& c : characters_)
-    if (c.conflict) c.controller->rewind(c.checkpoint);
+  for (std::size_t i = 0; i < n; ++i)
+    if (characters_[i].conflict) {
+      characters_[i].controller->rewind(characters_[i].checkpoint);
+      end_[i] = start_[i].capsule;
+    }
   for (std::size_t i = 0; i < n; ++i) {
     if (!characters_[i].conflict) continue;
     ++last_conflicts_;
-    move_one(i, velocities[i], dt, false);
+    characters_[i].result = move_one(i, velocities[i], dt, false);
   }
 
+  push_through(velocities, dt);
   for (std::size_t i = 0; i < n; ++i) {
     Character& c = characters_[i];
     c.velocity = c.result.displacement / dt;
   }
-  gather_pushes(velocities);
 }
 
 } // namespace glide

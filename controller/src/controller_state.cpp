@@ -116,7 +116,7 @@ namespace glide {
 
 namespace {
 constexpr std::array<char, 4> k_set_magic{'G', 'L', 'C', 'R'};
-constexpr std::uint16_t k_set_version = 1;
+constexpr std::uint16_t k_set_version = 2;
 } // namespace
 
 std::vector<std::byte> CharacterSet::save_state() {
@@ -124,7 +124,7 @@ std::vector<std::byte> CharacterSet::save_state() {
   out.u32(static_cast<std::uint32_t>(size()));
   for (Character& c : characters_) {
     out.vec3(c.velocity);
-    out.vec3(c.pushed);
+    out.f32(c.pressure);
     out.bytes(c.controller->save_state());
   }
   return out.take();
@@ -136,25 +136,26 @@ void CharacterSet::restore_state(std::span<const std::byte> bytes) {
     in.fail("character count", std::to_string(count) + " is not the set's " + std::to_string(size()));
   // All or nothing: a character refused puts back the ones already restored.
   std::vector<std::vector<std::byte>> before;
-  std::vector<std::pair<glm::vec3, glm::vec3>> motions;
+  std::vector<std::pair<glm::vec3, float>> motions;
   for (Character& c : characters_) {
     before.push_back(c.controller->save_state());
-    motions.emplace_back(c.velocity, c.pushed);
+    motions.emplace_back(c.velocity, c.pressure);
   }
   std::size_t i = 0;
   try {
     for (; i < characters_.size(); ++i) {
       Character& c = characters_[i];
       const glm::vec3 velocity = in.vec3("velocity");
-      const glm::vec3 pushed = in.vec3("pushed");
+      const float pressure = in.f32("pressure");
+      if (!(pressure >= 0.f && pressure <= 1.f)) in.fail("pressure", std::to_string(pressure) + " is not in [0, 1]");
       c.controller->restore_state(in.bytes(Controller::k_state_bytes));
       c.velocity = velocity;
-      c.pushed = pushed;
+      c.pressure = pressure;
     }
   } catch (const Error& e) {
     for (std::size_t j = 0; j < characters_.size(); ++j) {
       characters_[j].controller->restore_state(before[j]);
-      std::tie(characters_[j].velocity, characters_[j].pushed) = motions[j];
+      std::tie(characters_[j].velocity, characters_[j].pressure) = motions[j];
     }
     throw Error("CharacterSet::restore_state: character " + std::to_string(i) + ": " + e.what());
   }

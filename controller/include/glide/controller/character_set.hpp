@@ -69,7 +69,7 @@ public:
   /// field for bytes that are not such a state; then nothing changes.
   void restore_state(std::span<const std::byte> bytes);
   /// Bytes of a saved state of `count` characters.
-  static constexpr std::size_t state_bytes(std::size_t count) { return 14 + count * (24 + Controller::k_state_bytes); }
+  static constexpr std::size_t state_bytes(std::size_t count) { return 14 + count * (16 + Controller::k_state_bytes); }
 
   /// How many characters took their move back and moved again in the last update (count).
   std::size_t last_conflicts() const { return last_conflicts_; }
@@ -82,24 +82,30 @@ private:
     glm::vec3 velocity{0.f};         ///< of its last move (m/s), for who stands on it
     std::vector<std::uint32_t> near; ///< others whose reach meets its reach, by index
     Controller::Checkpoint checkpoint;
-    glm::vec3 pushed{0.f}; ///< given by pushers last frame, added to the next move (m/s)
+    float pressure = 0.f;        ///< how long it has been stopped, pushing: 0 shares its walk by mass, 1 whole
+    float shoved = 0.f;          ///< how far pushers moved it this update (m)
+    std::uint32_t shoved_by = 0; ///< the last to push it this update
     bool conflict = false;
   };
 
   Character& at(CharacterId id);
   const Character& at(CharacterId id) const;
   void prepare(std::size_t i, const glm::vec3& input, float dt);
+  static gjk::Aabb move_reach(const Controller& k, float motion_length);
   void build_grid();
   void gather_near(std::size_t i);
-  void move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start);
+  MoveResult move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start);
   glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
-  void gather_pushes(std::span<const glm::vec3> moved_by);
+  void widen_reach_for_pushes(float dt);
+  void push_through(std::span<const glm::vec3> velocities, float dt);
+  void push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth, bool pusher,
+                  int& moves);
 
   const World* world_;
   std::vector<Character> characters_;
   std::vector<glm::vec3> effective_;   ///< each one's velocity this update: input, carry, pushes
   std::vector<CapsuleObstacle> start_; ///< every capsule at the start of the update, by index
-  std::vector<gjk::Capsule> end_;      ///< every capsule after the first moves, by index
+  std::vector<gjk::Capsule> end_;      ///< every capsule where it now stands, once it has moved, by index
   std::vector<std::uint32_t> masks_;   ///< every layer_mask, by index
   std::vector<std::uint8_t> refused_;  ///< whose checks failed this update (1), by index
   std::vector<gjk::Aabb> reach_;       ///< where each may go this update
@@ -126,6 +132,7 @@ private:
   std::vector<InCell> in_cells_;          ///< reaches by cell, in id order within one
   std::vector<std::uint32_t> oversized_;  ///< reaches wider than a grid cell
   std::size_t last_conflicts_ = 0;
+  float push_reach_ = 0.f; ///< farthest a pusher moves another, or itself again, in this update (m)
 };
 
 } // namespace glide
