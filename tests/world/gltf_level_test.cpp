@@ -9,8 +9,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 using glide::GltfLevelOptions;
@@ -298,4 +300,32 @@ TEST_CASE("glTF level: a non-finite node matrix is an error naming the file or t
   CHECK_THROWS_WITH_AS(glide::load_gltf_level(world, write_file("far.gltf", m.text())),
                        doctest::Contains("far.gltf: node 'Thing', mesh 'thing': spans"), glide::Error);
   CHECK(world.piece_count() == 0);
+}
+
+TEST_CASE("glTF level: triangle strips and fans give the triangles the specification lists") {
+  // Four corners of a square at y = 0, as a strip (0 1 2, then 2 1 3 keeping the winding) and
+  // five points as a fan (0 1 2, 0 2 3, 0 3 4); mesh-marked so each triangle is a piece.
+  const auto load = [](const std::string& name, std::vector<glm::vec3> positions, int mode) {
+    OneMesh m;
+    m.positions = std::move(positions);
+    for (std::uint16_t i = 0; i < m.positions.size(); ++i) m.indices.push_back(i);
+    m.node = R"({"name": "Strip-mesh", "mesh": 0})";
+    std::string text = m.text();
+    text.replace(text.find("\"indices\": 1}"), 13, "\"indices\": 1, \"mode\": " + std::to_string(mode) + "}");
+    auto world = std::make_unique<World>();
+    const auto report = glide::load_gltf_level(*world, write_file(name, text));
+    return std::pair{std::move(world), report};
+  };
+  const auto [strip_world, strip] = load("strip.gltf", {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {1, 0, 1}}, 5);
+  REQUIRE(strip.meshes.size() == 1);
+  REQUIRE(strip.meshes[0].triangles.size() == 2);
+  check_vertices(*strip_world, strip.meshes[0].triangles[0], {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}});
+  check_vertices(*strip_world, strip.meshes[0].triangles[1], {{0, 0, 1}, {1, 0, 0}, {1, 0, 1}});
+
+  const auto [fan_world, fan] = load("fan.gltf", {{0, 0, 0}, {2, 0, 0}, {2, 0, 1}, {1, 0, 2}, {0, 0, 2}}, 6);
+  REQUIRE(fan.meshes.size() == 1);
+  REQUIRE(fan.meshes[0].triangles.size() == 3);
+  check_vertices(*fan_world, fan.meshes[0].triangles[0], {{0, 0, 0}, {2, 0, 0}, {2, 0, 1}});
+  check_vertices(*fan_world, fan.meshes[0].triangles[1], {{0, 0, 0}, {2, 0, 1}, {1, 0, 2}});
+  check_vertices(*fan_world, fan.meshes[0].triangles[2], {{0, 0, 0}, {1, 0, 2}, {0, 0, 2}});
 }

@@ -5,12 +5,13 @@
 #include <glide/limits.hpp>
 #include <glide/world/gltf_level.hpp>
 
+#include <glm/ext/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
 #include <cmath>
 #include <cstring>
-#include <optional>
+#include <string_view>
 #include <unordered_set>
 
 namespace glide {
@@ -65,7 +66,7 @@ glm::dmat4 local_matrix(const tinygltf::Node& node, const std::string& where) {
 
 bool mesh_marked(const tinygltf::Node& node) {
   constexpr std::string_view k_suffix = "-mesh";
-  if (node.name.size() >= k_suffix.size() && node.name.ends_with(k_suffix)) return true;
+  if (node.name.ends_with(k_suffix)) return true;
   if (!node.extras.IsObject() || !node.extras.Has("glide")) return false;
   const tinygltf::Value& mark = node.extras.Get("glide");
   return mark.IsString() && mark.Get<std::string>() == "mesh";
