@@ -308,7 +308,7 @@ TEST_CASE("glTF level: triangle strips and fans give the triangles the specifica
   const auto load = [](const std::string& name, std::vector<glm::vec3> positions, int mode) {
     OneMesh m;
     m.positions = std::move(positions);
-    for (std::uint16_t i = 0; i < m.positions.size(); ++i) m.indices.push_back(i);
+    for (std::size_t i = 0; i < m.positions.size(); ++i) m.indices.push_back(static_cast<std::uint16_t>(i));
     m.node = R"({"name": "Strip-mesh", "mesh": 0})";
     std::string text = m.text();
     text.replace(text.find("\"indices\": 1}"), 13, "\"indices\": 1, \"mode\": " + std::to_string(mode) + "}");
