@@ -4,7 +4,7 @@
 GLIDE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Build tools and the libraries every build needs; clang is CI's second compiler.
-GLIDE_PACKAGES=(g++ clang cmake make pkg-config libglm-dev doctest-dev libtinyobjloader-dev libcli11-dev
+GLIDE_PACKAGES=(g++ clang cmake make pkg-config libglm-dev doctest-dev libtinyobjloader-dev libtinygltf-dev libcli11-dev
   nlohmann-json3-dev libstb-dev libbenchmark-dev)
 # The viewer (glide demo --view) and its test under a virtual display with software OpenGL.
 GLIDE_PACKAGES+=(libglfw3-dev libimgui-dev xvfb xauth libgl1-mesa-dri)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Generates glide's demo level: demo.obj (convex pieces), demo_terrain.png (16-bit heightmap),
-demo_tour.json (the scripted walk) and demo.json (the description, with the moving pieces'
+"""Generates glide's demo level: demo.obj (convex pieces), demo.gltf + demo.bin (the same pieces
+as glTF 2.0), demo_terrain.png (16-bit heightmap), demo_tour.json (the scripted walk) and
+demo.json (the description, with the moving pieces'
 motions). The outputs are committed; rerun this only to change the
 level:  python3 demo/levels/make_demo_level.py  (writes next to itself).
 
@@ -228,6 +229,45 @@ with open(os.path.join(HERE, "demo.obj"), "w") as f:
         for face in hull_faces(pts):
             f.write("f " + " ".join(str(base + m) for m in face) + "\n")
         base += len(pts)
+
+# The same pieces as glTF 2.0 (demo.gltf + demo.bin): a node per piece, named as the OBJ object,
+# its hull faces fanned into triangles. Vertices are listed in the order the faces first use them
+# and rounded as the OBJ writes them, so glide builds the same hulls from either file.
+gltf_data = bytearray()
+gltf_views, gltf_accessors, gltf_meshes, gltf_nodes = [], [], [], []
+for name, pts in pieces:
+    faces = hull_faces(pts)
+    order = []
+    for face in faces:
+        for m in face:
+            if m not in order:
+                order.append(m)
+    rounded = [tuple(float(f"{c:g}") for c in pts[m]) for m in order]
+    local = {m: k for k, m in enumerate(order)}
+    triangles = [local[m] for face in faces for k in range(1, len(face) - 1) for m in (face[0], face[k], face[k + 1])]
+    position_bytes = b"".join(struct.pack("<3f", *p) for p in rounded)
+    index_bytes = b"".join(struct.pack("<H", m) for m in triangles)
+    for raw, target in ((position_bytes, 34962), (index_bytes, 34963)):
+        gltf_data.extend(b"\0" * (-len(gltf_data) % 4))
+        gltf_views.append({"buffer": 0, "byteOffset": len(gltf_data), "byteLength": len(raw), "target": target})
+        gltf_data.extend(raw)
+    gltf_accessors.append({"bufferView": len(gltf_views) - 2, "componentType": 5126, "count": len(rounded),
+                           "type": "VEC3", "min": [min(p[a] for p in rounded) for a in range(3)],
+                           "max": [max(p[a] for p in rounded) for a in range(3)]})
+    gltf_accessors.append({"bufferView": len(gltf_views) - 1, "componentType": 5123, "count": len(triangles),
+                           "type": "SCALAR"})
+    gltf_meshes.append({"name": name, "primitives": [{"attributes": {"POSITION": len(gltf_accessors) - 2},
+                                                      "indices": len(gltf_accessors) - 1}]})
+    gltf_nodes.append({"name": name, "mesh": len(gltf_meshes) - 1})
+with open(os.path.join(HERE, "demo.bin"), "wb") as f:
+    f.write(gltf_data)
+with open(os.path.join(HERE, "demo.gltf"), "w") as f:
+    json.dump({"asset": {"version": "2.0", "generator": "glide make_demo_level.py"}, "scene": 0,
+               "scenes": [{"name": "glide demo level", "nodes": list(range(len(gltf_nodes)))}],
+               "nodes": gltf_nodes, "meshes": gltf_meshes, "accessors": gltf_accessors,
+               "bufferViews": gltf_views, "buffers": [{"uri": "demo.bin", "byteLength": len(gltf_data)}]},
+              f, separators=(",", ":"))
+    f.write("\n")
 
 # ---- terrain ---------------------------------------------------------------------------------
 

@@ -95,7 +95,7 @@ int run_demo_command(const DemoArgs& args, std::ostream& out, std::ostream& err)
 
     const double hz = 1.0 / static_cast<double>(args.tour.dt);
     out << "glide demo: " << level.name << " (" << level.file.string() << ")\n"
-        << "  " << level.world.piece_count() << " pieces, terrain "
+        << "  " << level.world.piece_count() << " pieces (" << level.geometry_file.filename().string() << "), terrain "
         << (level.world.terrain() ? std::to_string(level.world.terrain()->rows()) + " x " +
                                         std::to_string(level.world.terrain()->columns())
                                   : std::string("none"))
@@ -171,7 +171,9 @@ void add_demo_command(CLI::App& app, std::ostream& out, std::ostream& err, std::
   auto args = std::make_shared<DemoArgs>();
   CLI::App* cmd =
       app.add_subcommand("demo", "Walk the demo level's scripted tour: a table of figures and a top-down PNG map");
-  cmd->add_option("--level", args->level, "Level description (JSON); default: the shipped demo/levels/demo.json");
+  cmd->add_option("--level", args->level,
+                  "Level description (JSON), or an OBJ/glTF file (.obj, .gltf, .glb) of pieces to walk the shipped "
+                  "level's tour on in place of its own; default: the shipped demo/levels/demo.json");
   cmd->add_option("--script", args->script, "Tour script (JSON) replacing the level's");
   cmd->add_option("--output,-o", args->output, "Where to write the PNG map")->capture_default_str();
   cmd->add_option("--frames", args->tour.max_frames, "Stop after this many frames (0: the whole tour)")

@@ -3,8 +3,10 @@
 #include <glide/cases/json.hpp>
 #include <glide/cases/piece_path_json.hpp>
 #include <glide/error.hpp>
+#include <glide/world/gltf_level.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <string>
 
@@ -50,7 +52,37 @@ Waypoint read_waypoint(const Node& node, const Waypoint& defaults, bool needs_ta
   return w;
 }
 
+std::string lower_extension(const fs::path& file) {
+  std::string e = file.extension().string();
+  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+bool is_gltf(const fs::path& file) {
+  const std::string e = lower_extension(file);
+  return e == ".gltf" || e == ".glb";
+}
+
+// The pieces of an OBJ or glTF file, by extension, as one list of names and ids.
+void load_geometry(DemoLevel& level) {
+  if (!is_gltf(level.geometry_file)) {
+    ObjLevelReport report = load_obj_level(level.world, level.geometry_file);
+    level.pieces = std::move(report.pieces);
+    level.warnings = std::move(report.warnings);
+    return;
+  }
+  GltfLevelReport report = load_gltf_level(level.world, level.geometry_file);
+  for (const GltfLevelPiece& p : report.pieces)
+    level.pieces.push_back({p.name, 0, p.id, p.replaced_by_hull, p.convexity_error});
+  for (const GltfLevelMesh& m : report.meshes)
+    for (std::size_t i = 0; i < m.triangles.size(); ++i)
+      level.pieces.push_back({m.name + "/" + std::to_string(i), 0, m.triangles[i], false, 0.f});
+  level.warnings = std::move(report.warnings);
+}
+
 } // namespace
+
+bool is_geometry_file(const fs::path& file) { return is_gltf(file) || lower_extension(file) == ".obj"; }
 
 fs::path default_level_file() { return fs::path(GLIDE_DEMO_LEVELS_DIR) / "demo.json"; }
 
@@ -74,7 +106,9 @@ TourScript load_tour_script(const fs::path& file) {
   return script;
 }
 
-DemoLevel load_demo_level(const fs::path& file, const fs::path& script) {
+DemoLevel load_demo_level(const fs::path& given, const fs::path& script) {
+  const bool geometry_only = is_geometry_file(given);
+  const fs::path file = geometry_only ? default_level_file() : given;
   const cases::Json root = cases::read_json_file(file, "level description");
   const cases::Where where{file.string(), ""};
   const fs::path dir = file.parent_path();
@@ -85,7 +119,12 @@ DemoLevel load_demo_level(const fs::path& file, const fs::path& script) {
   level.name = file.stem().string();
   if (const auto n = top.optional("name")) level.name = n->string();
   level.spawn = top.required("spawn").position();
-  level.obj_file = dir / top.required("obj").string();
+  // "obj" or "gltf" names the pieces' file; its extension picks the reader.
+  const auto obj = top.optional("obj");
+  const auto gltf = top.optional("gltf");
+  if (obj && gltf) gltf->fail("give \"obj\" or \"gltf\", not both");
+  if (!obj && !gltf) top.node().fail("missing required field \"obj\" (or \"gltf\")");
+  level.geometry_file = geometry_only ? given : dir / (obj ? *obj : *gltf).string();
 
   if (const auto terrain = top.optional("terrain")) {
     Fields t(*terrain);
@@ -130,21 +169,19 @@ DemoLevel load_demo_level(const fs::path& file, const fs::path& script) {
 
   const auto script_node = top.optional("script");
   const std::string script_name = script_node ? script_node->string() : std::string();
-  top.done({"name", "spawn", "obj", "terrain", "moving_pieces", "script"});
+  top.done({"name", "spawn", "obj", "gltf", "terrain", "moving_pieces", "script"});
   fs::path script_file = script;
   if (script_file.empty() && !script_name.empty()) script_file = dir / script_name;
   if (script_file.empty()) top.node().fail("missing field \"script\" (or give a script file on the command line)");
 
   // The heavy parts last, so a typo in the description fails fast.
-  const ObjLevelReport report = load_obj_level(level.world, level.obj_file);
-  level.pieces = report.pieces;
-  level.warnings = report.warnings;
+  load_geometry(level);
   for (const Named& named : moving) {
     const std::string name = named.object->string();
     const auto piece =
         std::find_if(level.pieces.begin(), level.pieces.end(), [&](const ObjLevelPiece& p) { return p.name == name; });
     if (piece == level.pieces.end())
-      named.object->fail("no object \"" + name + "\" in " + level.obj_file.filename().string());
+      named.object->fail("no object \"" + name + "\" in " + level.geometry_file.filename().string());
     for (const MovingPiece& earlier : level.moving)
       if (earlier.id == piece->id) named.object->fail("object \"" + name + "\" is already moving");
     level.moving.push_back({name, piece->id, level.world.transform(piece->id), named.path});

@@ -1,8 +1,8 @@
 #pragma once
 
-// The demo level (demo/levels/README.md): a description file naming an OBJ of convex pieces, a
-// heightmap terrain, the OBJ objects that move and their motions, a spawn point and a tour script. Loading prints
-// nothing, so the headless tour and the viewer share it.
+// The demo level (demo/levels/README.md): a description file naming an OBJ or glTF file of convex
+// pieces, a heightmap terrain, the pieces that move and their motions, a spawn point and a tour
+// script. Loading prints nothing, so the headless tour and the viewer share it.
 
 #include "moving_pieces.hpp"
 
@@ -58,12 +58,13 @@ struct TourScript {
 struct DemoLevel {
   std::filesystem::path file; ///< the description (JSON)
   std::string name;
-  std::filesystem::path obj_file;
-  std::filesystem::path terrain_file; ///< empty without terrain
+  std::filesystem::path geometry_file; ///< the pieces: OBJ, or glTF (.gltf, .glb)
+  std::filesystem::path terrain_file;  ///< empty without terrain
   HeightfieldLoadSettings terrain_settings;
   World world;
-  std::vector<ObjLevelPiece> pieces; ///< the OBJ's pieces with their names and ids
-  std::vector<std::string> warnings; ///< from the OBJ loader
+  /// The pieces with their names and ids (a glTF mesh node's triangles are "<node>/<index>", line 0)
+  std::vector<ObjLevelPiece> pieces;
+  std::vector<std::string> warnings; ///< from the OBJ or glTF loader
   std::vector<MovingPiece> moving;   ///< kinematic pieces, placed at their pose at time 0
   glm::vec3 spawn{0.f};              ///< feet of the character at the start (m)
   TourScript script;
@@ -72,9 +73,14 @@ struct DemoLevel {
 /// demo/levels/demo.json of the source tree this program was built from.
 std::filesystem::path default_level_file();
 
-/// Loads a level description; file names in it are relative to its folder. `script` replaces
-/// the tour named in the description when not empty. Throws glide::Error naming the file and
-/// field for a missing file, malformed JSON, a missing or wrong field, or an OBJ/terrain error.
+/// True for the geometry files a level may name instead of a description: .obj, .gltf, .glb.
+bool is_geometry_file(const std::filesystem::path& file);
+
+/// Loads a level description; file names in it are relative to its folder. Given a geometry
+/// file (is_geometry_file) instead, loads the shipped description with that file's pieces in
+/// place of its own. `script` replaces the tour named in the description when not empty. Throws
+/// glide::Error naming the file and field for a missing file, malformed JSON, a missing or wrong
+/// field, or an OBJ/glTF/terrain error.
 DemoLevel load_demo_level(const std::filesystem::path& file, const std::filesystem::path& script = {});
 
 /// Loads a tour script (JSON): {"defaults": {...}, "waypoints": [{"name", "to": [x, y, z],

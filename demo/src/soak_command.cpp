@@ -102,7 +102,9 @@ void add_soak_command(CLI::App& app, std::ostream& out, std::ostream& err, std::
   CLI::App* cmd = app.add_subcommand(
       "soak", "Random episodes on the demo level, every frame checked: finite state, no crossing of geometry, "
               "penetration within the skin, recovery in time, feet above the terrain, move time");
-  cmd->add_option("--level", args->level, "Level description (JSON); default: the shipped demo/levels/demo.json");
+  cmd->add_option("--level", args->level,
+                  "Level description (JSON), or an OBJ/glTF file (.obj, .gltf, .glb) of pieces in place of the "
+                  "shipped level's; default: the shipped demo/levels/demo.json");
   cmd->add_option("--frames", s.frames, "Frames in all")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--seed", s.seed, "Of the random generator: the same run for the same value")->capture_default_str();
   cmd->add_option("--episode-frames", s.episode_frames, "Frames per episode")

@@ -210,3 +210,23 @@ TEST_CASE("demo levels refuse device and directory OBJ paths and read raw height
   CHECK(level.world.terrain()->columns() == 4);
   CHECK(level.world.terrain()->height(2, 3) == 32.f);
 }
+
+TEST_CASE("a level description names its pieces' file with \"obj\" or \"gltf\", not both") {
+  const fs::path levels = glide::demo::default_level_file().parent_path();
+  const std::string tail = "\"spawn\": [0, 0, 0], \"script\": \"" + (levels / "demo_tour.json").string() +
+                           "\", \"moving_pieces\": [{\"object\": \"lift\", \"motion\": {\"keys\": [{\"t\": 0}]}}]}";
+  const fs::path gltf = write_file("g_ok.json", "{\"gltf\": \"" + (levels / "demo.gltf").string() + "\", " + tail);
+  const glide::demo::DemoLevel level = glide::demo::load_demo_level(gltf);
+  CHECK(level.world.piece_count() == 110);
+  REQUIRE(level.moving.size() == 1);
+  CHECK(level.moving[0].name == "lift");
+  CHECK(contains(error_of(write_file("g_both.json", "{\"obj\": \"demo.obj\", \"gltf\": \"demo.gltf\", " + tail)),
+                 "g_both.json: /gltf: give \"obj\" or \"gltf\", not both"));
+  CHECK(contains(error_of(write_file("g_none.json", "{" + tail)),
+                 "g_none.json: /: missing required field \"obj\" (or \"gltf\")"));
+  // A glTF error names the glTF file, node and mesh.
+  const fs::path broken =
+      write_file("broken.gltf", R"({"asset": {"version": "2.0"}, "nodes": [{"name": "N", "mesh": 3}]})");
+  CHECK(contains(error_of(write_file("g_broken.json", "{\"gltf\": \"" + broken.string() + "\", " + tail)),
+                 "broken.gltf: node 'N': mesh index 3 out of range (0 meshes)"));
+}

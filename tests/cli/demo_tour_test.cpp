@@ -297,3 +297,40 @@ TEST_CASE("glide demo refuses a gravity that would overflow, and a map or report
   CHECK(glide::cli::run(static_cast<int>(argv.size()), argv.data(), full, err) == 2);
   CHECK(contains(err.str(), "cannot write to standard output"));
 }
+
+TEST_CASE("the demo tour on demo.gltf, the same pieces as glTF, gives the figures it gives on demo.obj") {
+  const std::filesystem::path gltf = glide::demo::default_level_file().parent_path() / "demo.gltf";
+  glide::demo::DemoLevel obj_level = glide::demo::load_demo_level(glide::demo::default_level_file());
+  glide::demo::DemoLevel gltf_level = glide::demo::load_demo_level(gltf);
+  CHECK(gltf_level.geometry_file == gltf);
+  CHECK(gltf_level.warnings.empty());
+  REQUIRE(gltf_level.pieces.size() == obj_level.pieces.size());
+  for (std::size_t i = 0; i < obj_level.pieces.size(); ++i) {
+    CHECK(gltf_level.pieces[i].name == obj_level.pieces[i].name);
+    const auto a = obj_level.world.hull(obj_level.pieces[i].id).vertices();
+    const auto b = gltf_level.world.hull(gltf_level.pieces[i].id).vertices();
+    CHECK(std::equal(a.begin(), a.end(), b.begin(), b.end())); // bit for bit
+  }
+  const glide::ControllerSettings settings;
+  const glide::demo::TourWalker on_obj = glide::demo::run_tour(obj_level, settings);
+  const glide::demo::TourWalker on_gltf = glide::demo::run_tour(gltf_level, settings);
+  const glide::demo::TourStats a = on_obj.stats(), b = on_gltf.stats();
+  CHECK(b.finished);
+  CHECK(a.frames == b.frames);
+  CHECK(a.distance == b.distance);
+  CHECK(a.stuck_frames == b.stuck_frames);
+  CHECK(a.blocked_frames == b.blocked_frames);
+  CHECK(a.max_penetration == b.max_penetration);
+  CHECK(a.flicker == b.flicker);
+  for (int g = 0; g < 3; ++g) CHECK(a.ground_frames[g] == b.ground_frames[g]);
+  CHECK(a.reached == b.reached);
+  CHECK(a.blocked_as_expected == b.blocked_as_expected);
+  CHECK(a.moving_frames == b.moving_frames);
+  CHECK(a.pushed_frames == b.pushed_frames);
+  REQUIRE(on_obj.frames().size() == on_gltf.frames().size());
+  for (std::size_t i = 0; i < on_obj.frames().size(); ++i)
+    if (on_obj.frames()[i].position != on_gltf.frames()[i].position) {
+      FAIL("frame " << i << " differs");
+      break;
+    }
+}

@@ -2,7 +2,7 @@
 #       -DGLIDE_BINARY_DIR=... -DWORK_DIR=... -DBUILD_TYPE=... -P run.cmake
 # Configures, builds and runs the consumer in tests/consumer/ against glide. The package modes
 # install glide into a prefix of their own; gjk and world_without_tinyobjloader hide
-# tinyobjloader and nlohmann_json from find_package, so a config that asks for them fails.
+# tinyobjloader, tinygltf's package and nlohmann_json from find_package, so a config that asks for them fails.
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
@@ -22,7 +22,7 @@ else()
 endif()
 if(MODE STREQUAL "gjk" OR MODE STREQUAL "world_without_tinyobjloader")
   list(APPEND configure_args -DCMAKE_DISABLE_FIND_PACKAGE_tinyobjloader=ON
-    -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON)
+    -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON -DCMAKE_DISABLE_FIND_PACKAGE_TinyGLTF=ON)
 endif()
 
 if(MODE STREQUAL "world_without_tinyobjloader")
