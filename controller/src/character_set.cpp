@@ -1,5 +1,6 @@
 // A crowd's frame: neighbours from a grid, every move against the start-of-frame capsules, then
-// the moves that ended in an overlap taken back and made again one by one in id order.
+// the moves that ended in an overlap or left their reach taken back and made again one by one
+// in id order.
 #include <glide/controller/character_set.hpp>
 #include <glide/error.hpp>
 #include <glide/gjk/segment_pair.hpp>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -20,6 +22,11 @@ namespace {
 constexpr float k_oversized_bodies = 4.f;
 // The grid cell of a character whose reach is checked against every character.
 constexpr std::uint32_t k_no_cell = 0xffffffffu;
+// The least cosine of a slope the reach allows for: steeper walks stretch a motion more, and
+// a move that then leaves its reach is taken back and made again (count).
+constexpr float k_min_slope_cos = 0.25f;
+// Tries of a second move in ever wider regions before it meets every character (count).
+constexpr int k_region_tries = 3;
 
 // The run that takes the calling thread when the game gives no job hook.
 void run_here(std::size_t count, const std::function<void(std::size_t, std::size_t)>& body) {
@@ -29,6 +36,12 @@ void run_here(std::size_t count, const std::function<void(std::size_t, std::size
 // Whether two capsules' segments lie, along a world axis, farther apart than their radii
 // with a margin far above the rounding of gjk::closest_points: then that exact test cannot
 // find them overlapping, and need not run.
+// The region of queries that meet every character set: all space.
+gjk::Aabb everywhere() {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  return {glm::vec3(-inf), glm::vec3(inf)};
+}
+
 bool surely_apart(const gjk::Capsule& a, const gjk::Capsule& b) {
   const double apart = 1.001 * (double(a.radius) + double(b.radius)) + 1e-4;
   for (int k = 0; k < 3; ++k) {
@@ -137,9 +150,10 @@ void CharacterSet::build_grid() {
 }
 
 // Checks character i's move as Controller::move would (throwing glide::Error), and sets its
-// velocity for this update, its start capsule and its reach: everything a move may touch lies
-// in its reach, its capsule grown by the motion and what a move queries beyond it (steps,
-// floor snap, ground probe, the skin).
+// velocity for this update, its start capsule and its reach: where its move's queries should
+// stay, its capsule grown by the motion and what a move queries beyond it (steps, floor snap,
+// ground probe, the skin). A move that leaves it is noticed (move_first): the reach is a cost,
+// not a promise.
 void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   const Character& c = characters_[i];
   const Controller& k = *c.controller;
@@ -149,9 +163,21 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   const ControllerSettings& s = k.settings();
   start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
   masks_[i] = s.layer_mask;
-  const float margin =
-      glm::length(effective_[i]) * dt + s.step_height + s.step_min_forward + s.floor_snap_distance + 4.f * s.skin_width;
-  reach_[i] = gjk::capsule_bounds(start_[i].capsule).expanded(margin);
+  const float motion = glm::length(effective_[i]) * dt;
+  const float vertical = s.step_height + s.floor_snap_distance;
+  const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
+  if (k.seen_revision_ != world_->revision()) {
+    // Pieces moved since its last move: a ride or a push may carry it, by more than its motion.
+    reach_[i] = body.expanded(motion + vertical + s.step_min_forward + 4.f * s.skin_width);
+    return;
+  }
+  // Across the up axis: the motion, stretched along a walkable slope (by up to 1 / cos of the
+  // steepest), the recovery's push, the step's look past its landing and the skins. Along it,
+  // a step up and back down and the floor snap too.
+  const float stretch = 1.f / std::max(std::cos(s.max_slope), k_min_slope_cos);
+  const float across = motion * stretch + s.recovery_speed * dt + s.step_min_forward + 4.f * s.skin_width;
+  const glm::vec3 margin = glm::vec3(across) + glm::abs(s.up) * vertical;
+  reach_[i] = {body.min - margin, body.max + margin};
 }
 
 // The others whose reach meets i's, in id order.
@@ -178,24 +204,76 @@ void CharacterSet::gather_near(std::size_t i) {
   std::sort(near.begin(), near.end());
 }
 
-// One character's move against the others as `start_` (and, for a second try, the
-// characters' current capsules) holds them.
-void CharacterSet::move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start) {
+// One character's first move, against the others' start-of-frame capsules (`start_`) whose
+// reach meets its own. A move whose queries leave its reach may have missed a character: it
+// is marked to move again.
+void CharacterSet::move_first(std::size_t i, const glm::vec3& velocity, float dt) {
   Character& c = characters_[i];
   const std::uint32_t mask = c.controller->settings().layer_mask;
   // The capsules a move meets, on the thread that moves it: one warm buffer per thread
   // rather than one per character.
   thread_local std::vector<CapsuleObstacle> others;
   others.clear();
-  for (const std::uint32_t j : c.near) {
-    CapsuleObstacle o = start_[j];
-    if ((o.layers & mask) == 0) continue;
-    if (!from_start) o.capsule = characters_[j].controller->capsule();
-    others.push_back(o);
-  }
-  c.controller->set_characters(others);
+  for (const std::uint32_t j : c.near)
+    if ((start_[j].layers & mask) != 0) others.push_back(start_[j]);
+  NearbyPieces& nearby = c.controller->nearby_;
+  nearby.set_characters(others);
+  nearby.set_character_region(reach_[i]);
   c.result = c.controller->move(velocity, dt);
-  c.controller->set_characters({});
+  c.left_reach = nearby.left_character_region();
+  nearby.set_characters({});
+  nearby.set_character_region(everywhere());
+}
+
+// One character's second move, against the others' current capsules. Within its reach they
+// are those of its neighbours and of the characters whose first move left their reach; a move
+// that leaves even that region moves again against every character in a wider one.
+void CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, float dt) {
+  Character& c = characters_[i];
+  const std::uint32_t mask = c.controller->settings().layer_mask;
+  NearbyPieces& nearby = c.controller->nearby_;
+  std::vector<CapsuleObstacle>& others = again_;
+  const auto take = [&](std::uint32_t j) {
+    if (j == i || (start_[j].layers & mask) == 0) return;
+    CapsuleObstacle o = start_[j];
+    o.capsule = characters_[j].controller->capsule();
+    others.push_back(o);
+  };
+  gjk::Aabb region = reach_[i];
+  int attempt = 0;
+  for (;; ++attempt) {
+    others.clear();
+    if (attempt == 0) {
+      // Both lists ascend: merged, the obstacles stay in id order.
+      std::size_t a = 0, b = 0;
+      const std::vector<std::uint32_t>& near = c.near;
+      while (a < near.size() || b < left_.size()) {
+        const bool from_near = b == left_.size() || (a < near.size() && near[a] <= left_[b]);
+        const std::uint32_t j = from_near ? near[a] : left_[b];
+        if (from_near) ++a;
+        if (!from_near || (b < left_.size() && left_[b] == j)) ++b;
+        take(j);
+      }
+    } else {
+      const glm::vec3 size = region.max - region.min;
+      region = attempt < k_region_tries ? region.expanded(std::max({size.x, size.y, size.z})) : everywhere();
+      for (std::uint32_t j = 0; j < characters_.size(); ++j)
+        if (gjk::capsule_bounds(characters_[j].controller->capsule()).overlaps(region)) take(j);
+    }
+    nearby.set_characters(others);
+    nearby.set_character_region(region);
+    c.result = c.controller->move(velocity, dt);
+    const bool left = nearby.left_character_region();
+    nearby.set_characters({});
+    nearby.set_character_region(everywhere());
+    if (!left || attempt >= k_region_tries) break;
+    c.controller->rewind(c.checkpoint);
+  }
+  // Where it now stands may lie beyond its reach: the later second moves look for it too.
+  if (attempt > 0) {
+    const auto at = std::lower_bound(left_.begin(), left_.end(), static_cast<std::uint32_t>(i));
+    if (at == left_.end() || *at != i) left_.insert(at, static_cast<std::uint32_t>(i));
+  }
 }
 
 // What a character moves by this frame: its input, the last velocity of the character it
@@ -278,7 +356,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     for (std::size_t i = begin; i < end; ++i) {
       gather_near(i);
       characters_[i].checkpoint = characters_[i].controller->checkpoint();
-      move_one(i, velocities[i], dt, true);
+      move_first(i, velocities[i], dt);
       end_[i] = characters_[i].controller->capsule();
     }
   });
@@ -288,7 +366,8 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     for (std::size_t i = begin; i < end; ++i) {
       Character& c = characters_[i];
       const gjk::Capsule& mine = end_[i];
-      c.conflict = false;
+      c.conflict = c.left_reach;
+      if (c.conflict) continue;
       for (const std::uint32_t j : c.near) {
         if ((start_[j].layers & masks_[i]) == 0 && (start_[i].layers & masks_[j]) == 0) continue;
         const gjk::Capsule& theirs = end_[j];
@@ -302,12 +381,16 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   });
 
   last_conflicts_ = 0;
-  for (Character& c : characters_)
+  left_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    Character& c = characters_[i];
+    if (c.left_reach) left_.push_back(static_cast<std::uint32_t>(i));
     if (c.conflict) c.controller->rewind(c.checkpoint);
+  }
   for (std::size_t i = 0; i < n; ++i) {
     if (!characters_[i].conflict) continue;
     ++last_conflicts_;
-    move_one(i, velocities[i], dt, false);
+    move_again(i, velocities[i], dt);
   }
 
   for (std::size_t i = 0; i < n; ++i) {

@@ -32,7 +32,8 @@ struct CharacterInfo {
 ///
 /// The rule that makes results independent of the threads: every character moves against the
 /// world and the others' capsules as they stood at the start of the frame. Characters whose
-/// new capsules then overlap take their moves back and move again one after the other, in the
+/// new capsules then overlap, or whose moves went beyond where their neighbours were looked
+/// for, take their moves back and move again one after the other, in the
 /// order they were added, each against the others where they now stand. So no two characters
 /// overlap after an update, none is pushed anywhere (into walls or not), and the same inputs
 /// give bit-identical results whatever the thread count or schedule. docs/controller.md,
@@ -84,6 +85,7 @@ private:
     Controller::Checkpoint checkpoint;
     glm::vec3 pushed{0.f}; ///< given by pushers last frame, added to the next move (m/s)
     bool conflict = false;
+    bool left_reach = false; ///< its first move's queries left its reach
   };
 
   Character& at(CharacterId id);
@@ -91,7 +93,8 @@ private:
   void prepare(std::size_t i, const glm::vec3& input, float dt);
   void build_grid();
   void gather_near(std::size_t i);
-  void move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start);
+  void move_first(std::size_t i, const glm::vec3& velocity, float dt);
+  void move_again(std::size_t i, const glm::vec3& velocity, float dt);
   glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
   void gather_pushes(std::span<const glm::vec3> moved_by);
 
@@ -102,7 +105,9 @@ private:
   std::vector<gjk::Capsule> end_;      ///< every capsule after the first moves, by index
   std::vector<std::uint32_t> masks_;   ///< every layer_mask, by index
   std::vector<std::uint8_t> refused_;  ///< whose checks failed this update (1), by index
-  std::vector<gjk::Aabb> reach_;       ///< where each may go this update
+  std::vector<gjk::Aabb> reach_;       ///< where each one's queries may go this update
+  std::vector<std::uint32_t> left_;    ///< whose first moves left their reach, by index
+  std::vector<CapsuleObstacle> again_; ///< the obstacles of a second move
   /// Cells over two world axes, origin at the crowd's low corner.
   struct Grid {
     float cell = 1.f;                  ///< width of a cell (m)
