@@ -9,8 +9,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
+#include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace glide {
@@ -25,6 +28,8 @@ constexpr std::uint32_t k_no_cell = 0xffffffffu;
 // The least cosine of a slope the reach allows for: steeper walks stretch a motion more, and
 // a move that then leaves its reach is taken back and made again (count).
 constexpr float k_min_slope_cos = 0.25f;
+// Why a first move is made again: it ended overlapping another, or its queries left its reach.
+constexpr std::uint8_t k_overlapped = 1, k_left_reach = 2;
 // Tries of a second move in ever wider regions before it meets every character (count).
 constexpr int k_region_tries = 3;
 
@@ -50,6 +55,19 @@ bool surely_apart(const gjk::Capsule& a, const gjk::Capsule& b) {
     if (b_lo - a_hi > apart || a_lo - b_hi > apart) return true;
   }
   return false;
+}
+
+// Keeps a move's result but its unused hit slots: they are 768 of its 784 bytes, and a crowd
+// writes one result per character a frame.
+void keep(MoveResult& to, const MoveResult& from) {
+  static_assert(std::is_trivially_copyable_v<MoveResult> && std::is_standard_layout_v<MoveResult>);
+  constexpr std::size_t hits = offsetof(MoveResult, hits), after = hits + sizeof(MoveResult::hits);
+  auto* out = reinterpret_cast<unsigned char*>(&to);
+  const auto* in = reinterpret_cast<const unsigned char*>(&from);
+  std::memcpy(out, in, hits);
+  std::memcpy(out + after, in + after, sizeof(MoveResult) - after);
+  const auto used = static_cast<std::size_t>(std::clamp(from.hit_count, 0, MoveResult::k_max_hits));
+  std::memcpy(to.hits.data(), from.hits.data(), used * sizeof(ControllerHit));
 }
 
 } // namespace
@@ -219,8 +237,9 @@ void CharacterSet::move_first(std::size_t i, const glm::vec3& velocity, float dt
   NearbyPieces& nearby = c.controller->nearby_;
   nearby.set_characters(others);
   nearby.set_character_region(reach_[i]);
-  c.result = c.controller->move(velocity, dt);
-  c.left_reach = nearby.left_character_region();
+  keep(c.result, c.controller->move(velocity, dt));
+  c.velocity = c.result.displacement / dt;
+  redo_[i] = nearby.left_character_region() ? k_left_reach : 0;
   nearby.set_characters({});
   nearby.set_character_region(everywhere());
 }
@@ -262,7 +281,8 @@ void CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, float dt
     }
     nearby.set_characters(others);
     nearby.set_character_region(region);
-    c.result = c.controller->move(velocity, dt);
+    keep(c.result, c.controller->move(velocity, dt));
+    c.velocity = c.result.displacement / dt;
     const bool left = nearby.left_character_region();
     nearby.set_characters({});
     nearby.set_character_region(everywhere());
@@ -351,6 +371,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   world_->update(); // queries from many threads then only read the world
   build_grid();
   end_.resize(n);
+  redo_.resize(n);
 
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
@@ -364,39 +385,31 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   // Which moves ended overlapping another's: each character decides for itself, symmetrically.
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      Character& c = characters_[i];
+      if (redo_[i] != 0) continue;
       const gjk::Capsule& mine = end_[i];
-      c.conflict = c.left_reach;
-      if (c.conflict) continue;
-      for (const std::uint32_t j : c.near) {
+      for (const std::uint32_t j : characters_[i].near) {
         if ((start_[j].layers & masks_[i]) == 0 && (start_[i].layers & masks_[j]) == 0) continue;
         const gjk::Capsule& theirs = end_[j];
         if (!surely_apart(mine, theirs) &&
             gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {
-          c.conflict = true;
+          redo_[i] = k_overlapped;
           break;
         }
       }
     }
   });
 
-  last_conflicts_ = 0;
   left_.clear();
+  redone_.clear();
   for (std::size_t i = 0; i < n; ++i) {
-    Character& c = characters_[i];
-    if (c.left_reach) left_.push_back(static_cast<std::uint32_t>(i));
-    if (c.conflict) c.controller->rewind(c.checkpoint);
+    if (redo_[i] == 0) continue;
+    if (redo_[i] == k_left_reach) left_.push_back(static_cast<std::uint32_t>(i));
+    redone_.push_back(static_cast<std::uint32_t>(i));
+    characters_[i].controller->rewind(characters_[i].checkpoint);
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!characters_[i].conflict) continue;
-    ++last_conflicts_;
-    move_again(i, velocities[i], dt);
-  }
+  for (const std::uint32_t i : redone_) move_again(i, velocities[i], dt);
+  last_conflicts_ = redone_.size();
 
-  for (std::size_t i = 0; i < n; ++i) {
-    Character& c = characters_[i];
-    c.velocity = c.result.displacement / dt;
-  }
   gather_pushes(velocities);
 }
 

@@ -76,16 +76,16 @@ public:
   std::size_t last_conflicts() const { return last_conflicts_; }
 
 private:
+  // What every pass of an update reads comes first, in a cache line or two; the result and
+  // the checkpoint (nearly a kilobyte) are touched once a move.
   struct Character {
     std::unique_ptr<Controller> controller;
     CharacterInfo info;
-    MoveResult result;
     glm::vec3 velocity{0.f};         ///< of its last move (m/s), for who stands on it
+    glm::vec3 pushed{0.f};           ///< given by pushers last frame, added to the next move (m/s)
     std::vector<std::uint32_t> near; ///< others whose reach meets its reach, by index
     Controller::Checkpoint checkpoint;
-    glm::vec3 pushed{0.f}; ///< given by pushers last frame, added to the next move (m/s)
-    bool conflict = false;
-    bool left_reach = false; ///< its first move's queries left its reach
+    MoveResult result;
   };
 
   Character& at(CharacterId id);
@@ -106,7 +106,9 @@ private:
   std::vector<std::uint32_t> masks_;   ///< every layer_mask, by index
   std::vector<std::uint8_t> refused_;  ///< whose checks failed this update (1), by index
   std::vector<gjk::Aabb> reach_;       ///< where each one's queries may go this update
-  std::vector<std::uint32_t> left_;    ///< whose first moves left their reach, by index
+  std::vector<std::uint8_t> redo_;     ///< why each one's first move is made again (0: it is not)
+  std::vector<std::uint32_t> redone_;  ///< whose first moves are made again, by index
+  std::vector<std::uint32_t> left_;    ///< whose moves left their reach, by index
   std::vector<CapsuleObstacle> again_; ///< the obstacles of a second move
   /// Cells over two world axes, origin at the crowd's low corner.
   struct Grid {
