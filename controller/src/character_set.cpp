@@ -57,6 +57,14 @@ bool surely_apart(const gjk::Capsule& a, const gjk::Capsule& b) {
   return false;
 }
 
+// A pass over 10,000 controllers finds each one out of the cache: its state is fetched a few
+// characters ahead, while the ones before are worked on.
+constexpr std::size_t k_prefetch_ahead = 4; // (count)
+void prefetch(const Controller& k) {
+  const auto* at = reinterpret_cast<const char*>(&k);
+  for (std::size_t line = 0; line < sizeof(Controller); line += 64) __builtin_prefetch(at + line);
+}
+
 // Keeps a move's result but its unused hit slots: they are 768 of its 784 bytes, and a crowd
 // writes one result per character a frame.
 void keep(MoveResult& to, const MoveResult& from) {
@@ -352,6 +360,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   refused_.assign(n, 0);
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
+      if (i + k_prefetch_ahead < end) prefetch(*characters_[i + k_prefetch_ahead].controller);
       try {
         prepare(i, velocities[i], dt);
       } catch (const Error&) {
@@ -375,6 +384,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
 
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
+      if (i + k_prefetch_ahead < end) prefetch(*characters_[i + k_prefetch_ahead].controller);
       gather_near(i);
       characters_[i].checkpoint = characters_[i].controller->checkpoint();
       move_first(i, velocities[i], dt);
@@ -385,6 +395,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   // Which moves ended overlapping another's: each character decides for itself, symmetrically.
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
+      if (i + k_prefetch_ahead < end) __builtin_prefetch(&characters_[i + k_prefetch_ahead].near);
       if (redo_[i] != 0) continue;
       const gjk::Capsule& mine = end_[i];
       for (const std::uint32_t j : characters_[i].near) {
