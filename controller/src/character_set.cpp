@@ -1,5 +1,6 @@
 // A crowd's frame: neighbours from a grid, every move against the start-of-frame capsules, then
-// the moves that ended in an overlap taken back and made again one by one in id order.
+// the moves that ended in an overlap or left their reach taken back and made again one by one
+// in id order.
 #include <glide/controller/character_set.hpp>
 #include <glide/error.hpp>
 #include <glide/gjk/segment_pair.hpp>
@@ -8,7 +9,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace glide {
@@ -20,6 +25,13 @@ namespace {
 constexpr float k_oversized_bodies = 4.f;
 // The grid cell of a character whose reach is checked against every character.
 constexpr std::uint32_t k_no_cell = 0xffffffffu;
+// The least cosine of a slope the reach allows for: steeper walks stretch a motion more, and
+// a move that then leaves its reach is taken back and made again (count).
+constexpr float k_min_slope_cos = 0.25f;
+// Why a first move is made again: it ended overlapping another, or its queries left its reach.
+constexpr std::uint8_t k_overlapped = 1, k_left_reach = 2;
+// Tries of a second move in ever wider regions before it meets every character (count).
+constexpr int k_region_tries = 3;
 // No character: a character id none has.
 constexpr std::uint32_t k_nobody = 0xffffffffu;
 // How many characters down a line a push goes on to (count).
@@ -37,6 +49,12 @@ void run_here(std::size_t count, const std::function<void(std::size_t, std::size
   if (count > 0) body(0, count);
 }
 
+// The region of queries that meet every character set: all space.
+gjk::Aabb everywhere() {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  return {glm::vec3(-inf), glm::vec3(inf)};
+}
+
 // Whether two capsules' segments lie, along a world axis, farther apart than their radii
 // with a margin far above the rounding of gjk::closest_points: then that exact test cannot
 // find them overlapping, and need not run.
@@ -48,6 +66,44 @@ bool surely_apart(const gjk::Capsule& a, const gjk::Capsule& b) {
     if (b_lo - a_hi > apart || a_lo - b_hi > apart) return true;
   }
   return false;
+}
+
+// A pass over 10,000 controllers finds each one out of the cache: its state is fetched a few
+// characters ahead, while the ones before are worked on.
+constexpr std::size_t k_prefetch_ahead = 4; // (count)
+void prefetch(const Controller& k) {
+  const auto* at = reinterpret_cast<const char*>(&k);
+  for (std::size_t line = 0; line < sizeof(Controller); line += 64) __builtin_prefetch(at + line);
+}
+
+// Keeps a move's result but its unused hit slots: they are 768 of its 784 bytes, and a crowd
+// writes one result per character a frame.
+void keep(MoveResult& to, const MoveResult& from) {
+  static_assert(std::is_trivially_copyable_v<MoveResult> && std::is_standard_layout_v<MoveResult>);
+  constexpr std::size_t hits = offsetof(MoveResult, hits), after = hits + sizeof(MoveResult::hits);
+  auto* out = reinterpret_cast<unsigned char*>(&to);
+  const auto* in = reinterpret_cast<const unsigned char*>(&from);
+  std::memcpy(out, in, hits);
+  std::memcpy(out + after, in + after, sizeof(MoveResult) - after);
+  const auto used = static_cast<std::size_t>(std::clamp(from.hit_count, 0, MoveResult::k_max_hits));
+  std::memcpy(to.hits.data(), from.hits.data(), used * sizeof(ControllerHit));
+}
+
+// One move's outcome followed by another's: where the second ended, what both did.
+void append(MoveResult& first, const MoveResult& second) {
+  first.position = second.position;
+  first.displacement += second.displacement;
+  first.carried += second.carried;
+  first.pushed += second.pushed;
+  first.yaw_delta += second.yaw_delta;
+  first.ground = second.ground;
+  first.flags.sides |= second.flags.sides;
+  first.flags.above |= second.flags.above;
+  first.flags.below |= second.flags.below;
+  first.flags.crushed |= second.flags.crushed;
+  first.recovered += second.recovered;
+  for (int h = 0; h < second.hit_count && first.hit_count < MoveResult::k_max_hits; ++h)
+    first.hits[static_cast<std::size_t>(first.hit_count++)] = second.hits[static_cast<std::size_t>(h)];
 }
 
 } // namespace
@@ -148,25 +204,34 @@ void CharacterSet::build_grid() {
 }
 
 // Checks character i's move as Controller::move would (throwing glide::Error), and sets its
-// velocity for this update, its start capsule and its reach (move_reach).
+// velocity for this update, its start capsule and its reach: where its move's queries should
+// stay, its capsule grown by the motion and what a move queries beyond it (steps, floor snap,
+// ground probe, the skin). A move that leaves it is noticed (move_first): the reach is a cost,
+// not a promise.
 void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   const Character& c = characters_[i];
   const Controller& k = *c.controller;
   k.check_move(input, dt);
   effective_[i] = carried_velocity(i, input);
   k.check_move(effective_[i], dt);
-  start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
-  masks_[i] = k.settings().layer_mask;
-  reach_[i] = move_reach(k, glm::length(effective_[i]) * dt);
-}
-
-// Everything a move of `motion_length` from where the character stands may touch: its capsule
-// grown by the motion and what a move queries beyond it (steps, floor snap, ground probe, the
-// skin).
-gjk::Aabb CharacterSet::move_reach(const Controller& k, float motion_length) {
   const ControllerSettings& s = k.settings();
-  const float margin = motion_length + s.step_height + s.step_min_forward + s.floor_snap_distance + 4.f * s.skin_width;
-  return gjk::capsule_bounds(k.capsule()).expanded(margin);
+  start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
+  masks_[i] = s.layer_mask;
+  const float motion = glm::length(effective_[i]) * dt;
+  const float vertical = s.step_height + s.floor_snap_distance;
+  const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
+  if (k.seen_revision_ != world_->revision()) {
+    // Pieces moved since its last move: a ride or a push may carry it, by more than its motion.
+    reach_[i] = body.expanded(motion + vertical + s.step_min_forward + 4.f * s.skin_width);
+    return;
+  }
+  // Across the up axis: the motion, stretched along a walkable slope (by up to 1 / cos of the
+  // steepest), the recovery's push, the step's look past its landing and the skins. Along it,
+  // a step up and back down and the floor snap too.
+  const float stretch = 1.f / std::max(std::cos(s.max_slope), k_min_slope_cos);
+  const float across = motion * stretch + s.recovery_speed * dt + s.step_min_forward + 4.f * s.skin_width;
+  const glm::vec3 margin = glm::vec3(across) + glm::abs(s.up) * vertical;
+  reach_[i] = {body.min - margin, body.max + margin};
 }
 
 // The others whose reach meets i's, in id order.
@@ -193,26 +258,80 @@ void CharacterSet::gather_near(std::size_t i) {
   std::sort(near.begin(), near.end());
 }
 
-// One character's move against the others as `start_` holds them or, for a later try, as
-// `end_` holds where they now stand; keeps `end_` up to date.
-MoveResult CharacterSet::move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start) {
+// One character's first move, against the others' start-of-frame capsules (`start_`) whose
+// reach meets its own. A move whose queries leave its reach may have missed a character: it
+// is marked to move again.
+void CharacterSet::move_first(std::size_t i, const glm::vec3& velocity, float dt) {
   Character& c = characters_[i];
   const std::uint32_t mask = c.controller->settings().layer_mask;
   // The capsules a move meets, on the thread that moves it: one warm buffer per thread
   // rather than one per character.
   thread_local std::vector<CapsuleObstacle> others;
   others.clear();
-  const gjk::Aabb reach = move_reach(*c.controller, glm::length(velocity) * dt);
-  for (const std::uint32_t j : c.near) {
+  for (const std::uint32_t j : c.near)
+    if ((start_[j].layers & mask) != 0) others.push_back(start_[j]);
+  NearbyPieces& nearby = c.controller->nearby_;
+  nearby.set_characters(others);
+  nearby.set_character_region(reach_[i]);
+  keep(c.result, c.controller->move(velocity, dt));
+  c.velocity = c.result.displacement / dt;
+  redo_[i] = nearby.left_character_region() ? k_left_reach : 0;
+  nearby.set_characters({});
+  nearby.set_character_region(everywhere());
+}
+
+// One character's move after the first ones, against the others' current capsules. Within its
+// reach they are those of its neighbours and of the characters whose moves left their reach; a
+// move that leaves even that region is taken back and made against every character in a wider
+// one.
+MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, float dt) {
+  Character& c = characters_[i];
+  const Controller::Checkpoint before = c.controller->checkpoint();
+  MoveResult result;
+  const std::uint32_t mask = c.controller->settings().layer_mask;
+  NearbyPieces& nearby = c.controller->nearby_;
+  std::vector<CapsuleObstacle>& others = again_;
+  const auto take = [&](std::uint32_t j) {
+    if (j == i || (start_[j].layers & mask) == 0) return;
     CapsuleObstacle o = start_[j];
-    if ((o.layers & mask) == 0) continue;
-    if (!from_start) o.capsule = end_[j];
-    if (gjk::capsule_bounds(o.capsule).overlaps(reach)) others.push_back(o);
+    o.capsule = characters_[j].controller->capsule();
+    others.push_back(o);
+  };
+  gjk::Aabb region = reach_[i];
+  int attempt = 0;
+  for (;; ++attempt) {
+    others.clear();
+    if (attempt == 0) {
+      // Both lists ascend: merged, the obstacles stay in id order.
+      std::size_t a = 0, b = 0;
+      const std::vector<std::uint32_t>& near = c.near;
+      while (a < near.size() || b < left_.size()) {
+        const bool from_near = b == left_.size() || (a < near.size() && near[a] <= left_[b]);
+        const std::uint32_t j = from_near ? near[a] : left_[b];
+        if (from_near) ++a;
+        if (!from_near || (b < left_.size() && left_[b] == j)) ++b;
+        take(j);
+      }
+    } else {
+      const glm::vec3 size = region.max - region.min;
+      region = attempt < k_region_tries ? region.expanded(std::max({size.x, size.y, size.z})) : everywhere();
+      for (std::uint32_t j = 0; j < characters_.size(); ++j)
+        if (gjk::capsule_bounds(characters_[j].controller->capsule()).overlaps(region)) take(j);
+    }
+    nearby.set_characters(others);
+    nearby.set_character_region(region);
+    result = c.controller->move(velocity, dt);
+    const bool left = nearby.left_character_region();
+    nearby.set_characters({});
+    nearby.set_character_region(everywhere());
+    if (!left || attempt >= k_region_tries) break;
+    c.controller->rewind(before);
   }
-  c.controller->set_characters(others);
-  MoveResult result = c.controller->move(velocity, dt);
-  c.controller->set_characters({});
-  end_[i] = c.controller->capsule();
+  // Where it now stands may lie beyond its reach: the later second moves look for it too.
+  if (attempt > 0) {
+    const auto at = std::lower_bound(left_.begin(), left_.end(), static_cast<std::uint32_t>(i));
+    if (at == left_.end() || *at != i) left_.insert(at, static_cast<std::uint32_t>(i));
+  }
   return result;
 }
 
@@ -229,42 +348,6 @@ glm::vec3 CharacterSet::carried_velocity(std::size_t i, const glm::vec3& input) 
     v += under - up * glm::dot(under, up); // along the ground: falling with it is gravity's job
   }
   return v;
-}
-
-namespace {
-
-// One move's outcome followed by another's: where the second ended, what both did.
-void append(MoveResult& first, const MoveResult& second) {
-  first.position = second.position;
-  first.displacement += second.displacement;
-  first.carried += second.carried;
-  first.pushed += second.pushed;
-  first.yaw_delta += second.yaw_delta;
-  first.ground = second.ground;
-  first.flags.sides |= second.flags.sides;
-  first.flags.above |= second.flags.above;
-  first.flags.below |= second.flags.below;
-  first.flags.crushed |= second.flags.crushed;
-  first.recovered += second.recovered;
-  for (int h = 0; h < second.hit_count && first.hit_count < MoveResult::k_max_hits; ++h)
-    first.hits[static_cast<std::size_t>(first.hit_count++)] = second.hits[static_cast<std::size_t>(h)];
-}
-
-} // namespace
-
-// With pushers in the set, a character may be moved twice more in a frame (shoved by others,
-// then its own rest of motion): every reach grows by both, each at most the fastest pusher's
-// motion, and by another step and floor snap, so the neighbours still hold everything met.
-void CharacterSet::widen_reach_for_pushes(float dt) {
-  push_reach_ = 0.f;
-  float step = 0.f;
-  for (std::size_t i = 0; i < characters_.size(); ++i) {
-    const ControllerSettings& s = characters_[i].controller->settings();
-    step = std::max(step, s.step_height + s.step_min_forward + s.floor_snap_distance);
-    if (characters_[i].info.push) push_reach_ = std::max(push_reach_, glm::length(effective_[i]) * dt);
-  }
-  if (push_reach_ <= 0.f) return;
-  for (gjk::Aabb& reach : reach_) reach = reach.expanded(2.f * push_reach_ + step);
 }
 
 // Character i, stopped by characters with `left` of its motion still to go, moves them out of
@@ -308,18 +391,26 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     other.shoved += share;
     other.shoved_by = static_cast<std::uint32_t>(i);
     pushed = true;
-    const MoveResult moved = move_one(hit.character.value, along * (share / dt), dt, false);
+    const MoveResult moved = move_again(hit.character.value, along * (share / dt), dt);
     append(other.result, moved);
+    other.velocity = other.result.displacement / dt;
     if (depth > 1)
       push_aside(hit.character.value, along * share - moved.displacement, moved, dt, depth - 1, false, moves);
   }
-  if (pushed) append(c.result, move_one(i, left / dt, dt, false));
+  if (!pushed) return;
+  append(c.result, move_again(i, left / dt, dt));
+  c.velocity = c.result.displacement / dt;
 }
 
 // Pushers in id order, each where everyone now stands, move the characters that stopped them
 // out of their way (push_aside). Going one after the other is what lets a crowd jammed at a
 // door flow: the first pusher moves its neighbours aside and takes the room before their turn.
 void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt) {
+  // What one character is moved by pushers in an update, and moves on by itself after, is at
+  // most the fastest pusher's walk.
+  push_reach_ = 0.f;
+  for (std::size_t i = 0; i < characters_.size(); ++i)
+    if (characters_[i].info.push) push_reach_ = std::max(push_reach_, glm::length(velocities[i]) * dt);
   if (push_reach_ <= 0.f) return;
   for (Character& c : characters_) {
     c.shoved = 0.f;
@@ -361,6 +452,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   refused_.assign(n, 0);
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
+      if (i + k_prefetch_ahead < end) prefetch(*characters_[i + k_prefetch_ahead].controller);
       try {
         prepare(i, velocities[i], dt);
       } catch (const Error&) {
@@ -377,54 +469,54 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     }
   }
   velocities = effective_;
-  widen_reach_for_pushes(dt);
   world_->update(); // queries from many threads then only read the world
   build_grid();
   end_.resize(n);
+  redo_.resize(n);
 
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
+      if (i + k_prefetch_ahead < end) prefetch(*characters_[i + k_prefetch_ahead].controller);
       gather_near(i);
       characters_[i].checkpoint = characters_[i].controller->checkpoint();
-      characters_[i].result = move_one(i, velocities[i], dt, true);
+      move_first(i, velocities[i], dt);
+      end_[i] = characters_[i].controller->capsule();
     }
   });
 
   // Which moves ended overlapping another's: each character decides for itself, symmetrically.
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      Character& c = characters_[i];
+      if (i + k_prefetch_ahead < end) __builtin_prefetch(&characters_[i + k_prefetch_ahead].near);
+      if (redo_[i] != 0) continue;
       const gjk::Capsule& mine = end_[i];
-      c.conflict = false;
-      for (const std::uint32_t j : c.near) {
+      for (const std::uint32_t j : characters_[i].near) {
         if ((start_[j].layers & masks_[i]) == 0 && (start_[i].layers & masks_[j]) == 0) continue;
         const gjk::Capsule& theirs = end_[j];
         if (!surely_apart(mine, theirs) &&
             gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {
-          c.conflict = true;
+          redo_[i] = k_overlapped;
           break;
         }
       }
     }
   });
 
-  last_conflicts_ = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (characters_[i].conflict) {
-      characters_[i].controller->rewind(characters_[i].checkpoint);
-      end_[i] = start_[i].capsule;
-    }
+  left_.clear();
+  redone_.clear();
   for (std::size_t i = 0; i < n; ++i) {
-    if (!characters_[i].conflict) continue;
-    ++last_conflicts_;
-    characters_[i].result = move_one(i, velocities[i], dt, false);
+    if (redo_[i] == 0) continue;
+    if (redo_[i] == k_left_reach) left_.push_back(static_cast<std::uint32_t>(i));
+    redone_.push_back(static_cast<std::uint32_t>(i));
+    characters_[i].controller->rewind(characters_[i].checkpoint);
   }
+  for (const std::uint32_t i : redone_) {
+    keep(characters_[i].result, move_again(i, velocities[i], dt));
+    characters_[i].velocity = characters_[i].result.displacement / dt;
+  }
+  last_conflicts_ = redone_.size();
 
   push_through(velocities, dt);
-  for (std::size_t i = 0; i < n; ++i) {
-    Character& c = characters_[i];
-    c.velocity = c.result.displacement / dt;
-  }
 }
 
 } // namespace glide

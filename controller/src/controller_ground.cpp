@@ -103,11 +103,7 @@ gjk::Aabb Controller::skin_reach() const { return gjk::capsule_bounds(capsule())
 
 // Whether another character's capsule may be in a query of `box`: only then can characters
 // change what the query finds.
-bool Controller::character_near(const gjk::Aabb& box) const {
-  for (const CapsuleObstacle& o : nearby_.characters())
-    if (gjk::capsule_bounds(o.capsule).overlaps(box)) return true;
-  return false;
-}
+bool Controller::character_near(const gjk::Aabb& box) const { return nearby_.character_near(box); }
 
 // While walking (grounded last move, not moving up), follows walkable ground down to
 // floor_snap_distance below, so stairs and slopes downward stay grounded. Moves only when

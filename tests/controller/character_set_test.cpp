@@ -363,3 +363,43 @@ TEST_CASE("a character standing on another is carried as it walks") {
 }
 
 } // namespace glide::test
+
+namespace glide::test {
+
+namespace {
+// Turns the rest of a move after any contact into a fast dash along a wall at 45 degrees: the
+// move then goes far beyond what its velocity let the set expect.
+struct Dash : ContactListener {
+  void on_adjust_velocity(const ControllerHit&, glm::vec3& velocity) override {
+    velocity = 90.f * glm::vec3(0.70710678f, 0.f, 0.70710678f);
+  }
+};
+} // namespace
+
+TEST_CASE("a move that goes beyond its expected reach still meets the characters there") {
+  // A walks into a wall at 45 degrees and its listener sends it 1.5 m along the wall in the
+  // same move, to where B stands: B lies outside the reach A's velocity implied, so A's move
+  // is made again against the characters near where it went, and it stops at B.
+  World world;
+  add_floor(world);
+  const glm::vec3 along(0.70710678f, 0.f, 0.70710678f), out(0.70710678f, 0.f, -0.70710678f);
+  // The wall's face passes through (0, 0, 0.5), facing `out`.
+  add_turned_box(world, glm::vec3(0, 1.5f, 0.5f) - 0.5f * out, {3, 1.5f, 0.5f},
+                 glm::angleAxis(glm::radians(-45.f), glm::vec3(0, 1, 0)));
+  CharacterSet set(world);
+  const CharacterId a = set.add({}, {0, 0, 0});
+  const glm::vec3 b_at = glm::vec3(0, 0, 0.062f) + 1.6f * along + 0.02f * out;
+  const CharacterId b = set.add({}, b_at);
+  Dash dash;
+  set.controller(a).set_listener(&dash);
+  for (int frame = 0; frame < 10; ++frame) {
+    const glm::vec3 velocities[] = {{0, -1, 6}, {0, -1, 0}};
+    set.update(velocities, 1.f / 60.f);
+    CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
+  }
+  // A went along the wall up to B, which did not move.
+  CHECK(glm::dot(set.controller(a).position(), along) > 1.f);
+  CHECK(glm::length(set.controller(b).position() - b_at) < 0.05f);
+}
+
+} // namespace glide::test

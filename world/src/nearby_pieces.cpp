@@ -204,6 +204,7 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   const detail::SweptBox swept(box.center(), 0.5f * box.extents(), motion);
 
   const gjk::Aabb reach_box = box.swept(motion);
+  note_query(reach_box);
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     // The bounds sit apart from the entries, so the many a sweep passes by cost little.
     if (!overlaps_from_above(bounds_[i], reach_box)) continue;
@@ -259,6 +260,7 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
   if (!detail::valid_capsule(capsule) || !std::isfinite(max_distance)) return {};
   max_distance = std::max(max_distance, -capsule.radius);
   const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));
+  note_query(box);
   reach(world, box, margin_);
   for (int pass = 0; pass < 2; ++pass) {
     // Pieces first, then terrain in walk order, as World::overlap_capsule lists them.
@@ -298,6 +300,13 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
     }
   }
   return contacts_;
+}
+
+bool NearbyPieces::character_near(const gjk::Aabb& box) {
+  note_query(box);
+  for (const CapsuleObstacle& o : characters_)
+    if (gjk::capsule_bounds(o.capsule).overlaps(box)) return true;
+  return false;
 }
 
 // Characters after the pieces, in the order they were set (by id).
@@ -344,6 +353,7 @@ RayHit NearbyPieces::raycast(const World& world, const glm::vec3& origin, const 
   const gjk::Segment point{origin, origin};
   const detail::SweptBox swept(origin, glm::vec3(0.f), motion);
   const gjk::Aabb ray_box = gjk::Aabb::of_point(origin).swept(motion);
+  note_query(ray_box);
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     if (!bounds_[i].overlaps(ray_box)) continue;
     const Entry& e = entries_[i];

@@ -32,7 +32,8 @@ struct CharacterInfo {
 ///
 /// The rule that makes results independent of the threads: every character moves against the
 /// world and the others' capsules as they stood at the start of the frame. Characters whose
-/// new capsules then overlap take their moves back and move again one after the other, in the
+/// new capsules then overlap, or whose moves went beyond where their neighbours were looked
+/// for, take their moves back and move again one after the other, in the
 /// order they were added, each against the others where they now stand. So no two characters
 /// overlap after an update, none is pushed anywhere (into walls or not), and the same inputs
 /// give bit-identical results whatever the thread count or schedule. docs/controller.md,
@@ -75,28 +76,28 @@ public:
   std::size_t last_conflicts() const { return last_conflicts_; }
 
 private:
+  // What every pass of an update reads comes first, in a cache line or two; the result and
+  // the checkpoint (nearly a kilobyte) are touched once a move.
   struct Character {
     std::unique_ptr<Controller> controller;
     CharacterInfo info;
-    MoveResult result;
     glm::vec3 velocity{0.f};         ///< of its last move (m/s), for who stands on it
+    float pressure = 0.f;            ///< how long it has been stopped, pushing: 0 shares its walk by mass, 1 whole
+    float shoved = 0.f;              ///< how far pushers moved it this update (m)
+    std::uint32_t shoved_by = 0;     ///< the last to push it this update
     std::vector<std::uint32_t> near; ///< others whose reach meets its reach, by index
     Controller::Checkpoint checkpoint;
-    float pressure = 0.f;        ///< how long it has been stopped, pushing: 0 shares its walk by mass, 1 whole
-    float shoved = 0.f;          ///< how far pushers moved it this update (m)
-    std::uint32_t shoved_by = 0; ///< the last to push it this update
-    bool conflict = false;
+    MoveResult result;
   };
 
   Character& at(CharacterId id);
   const Character& at(CharacterId id) const;
   void prepare(std::size_t i, const glm::vec3& input, float dt);
-  static gjk::Aabb move_reach(const Controller& k, float motion_length);
   void build_grid();
   void gather_near(std::size_t i);
-  MoveResult move_one(std::size_t i, const glm::vec3& velocity, float dt, bool from_start);
+  void move_first(std::size_t i, const glm::vec3& velocity, float dt);
+  MoveResult move_again(std::size_t i, const glm::vec3& velocity, float dt);
   glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
-  void widen_reach_for_pushes(float dt);
   void push_through(std::span<const glm::vec3> velocities, float dt);
   void push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth, bool pusher,
                   int& moves);
@@ -105,10 +106,14 @@ private:
   std::vector<Character> characters_;
   std::vector<glm::vec3> effective_;   ///< each one's velocity this update: input, carry, pushes
   std::vector<CapsuleObstacle> start_; ///< every capsule at the start of the update, by index
-  std::vector<gjk::Capsule> end_;      ///< every capsule where it now stands, once it has moved, by index
+  std::vector<gjk::Capsule> end_;      ///< every capsule after the first moves, by index
   std::vector<std::uint32_t> masks_;   ///< every layer_mask, by index
   std::vector<std::uint8_t> refused_;  ///< whose checks failed this update (1), by index
-  std::vector<gjk::Aabb> reach_;       ///< where each may go this update
+  std::vector<gjk::Aabb> reach_;       ///< where each one's queries may go this update
+  std::vector<std::uint8_t> redo_;     ///< why each one's first move is made again (0: it is not)
+  std::vector<std::uint32_t> redone_;  ///< whose first moves are made again, by index
+  std::vector<std::uint32_t> left_;    ///< whose moves left their reach, by index
+  std::vector<CapsuleObstacle> again_; ///< the obstacles of a second move
   /// Cells over two world axes, origin at the crowd's low corner.
   struct Grid {
     float cell = 1.f;                  ///< width of a cell (m)

@@ -9,6 +9,7 @@
 #include <glide/world/query_types.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -42,6 +43,17 @@ public:
   /// it by id so ties resolve alike everywhere. Empty (the default): no characters.
   void set_characters(std::span<const CapsuleObstacle> characters) { characters_ = characters; }
   std::span<const CapsuleObstacle> characters() const { return characters_; }
+  /// The box the characters set are complete for: every character whose capsule may meet a
+  /// query inside it is among them. A query reaching beyond it may have missed one, and is
+  /// noted (left_character_region) rather than answered differently. The default: all space.
+  void set_character_region(const gjk::Aabb& region) {
+    region_ = region;
+    left_region_ = false;
+  }
+  /// Whether a query since set_character_region reached beyond the region.
+  bool left_character_region() const { return left_region_; }
+  /// Whether the bounds of a character set meet `box` (a query of its own: noted as one).
+  bool character_near(const gjk::Aabb& box);
 
   /// World::sweep_capsule over the held pieces (gathering first when the sweep leaves them).
   SweepHit sweep_capsule(const World& world, const gjk::Capsule& capsule, const glm::vec3& motion,
@@ -116,6 +128,12 @@ private:
   std::vector<gjk::Triangle> triangles_; ///< terrain triangles held, by Entry::order
   std::vector<Contact> contacts_;
   std::span<const CapsuleObstacle> characters_;
+  gjk::Aabb region_{glm::vec3(-std::numeric_limits<float>::infinity()),
+                    glm::vec3(std::numeric_limits<float>::infinity())};
+  bool left_region_ = false;
+  void note_query(const gjk::Aabb& box) {
+    if (!region_.contains(box)) left_region_ = true;
+  }
   std::uint64_t gathers_ = 0;
 };
 
