@@ -407,10 +407,14 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
 // door flow: the first pusher moves its neighbours aside and takes the room before their turn.
 void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt) {
   // What one character is moved by pushers in an update, and moves on by itself after, is at
-  // most the fastest pusher's walk.
+  // most the fastest pusher's walk or the longest piece push a character stopped.
   push_reach_ = 0.f;
-  for (std::size_t i = 0; i < characters_.size(); ++i)
-    if (characters_[i].info.push) push_reach_ = std::max(push_reach_, glm::length(velocities[i]) * dt);
+  for (std::size_t i = 0; i < characters_.size(); ++i) {
+    const Character& c = characters_[i];
+    if (c.info.push) push_reach_ = std::max(push_reach_, glm::length(velocities[i]) * dt);
+    if (c.result.push_stopper.target == HitTarget::character)
+      push_reach_ = std::max(push_reach_, glm::length(c.result.push_stopped));
+  }
   if (push_reach_ <= 0.f) return;
   for (Character& c : characters_) {
     c.shoved = 0.f;
@@ -418,6 +422,16 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
   }
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     Character& c = characters_[i];
+    if (c.result.push_stopper.target == HitTarget::character) {
+      // A moving piece pressed it against another character. A piece gives way to nothing, so
+      // what it could not push goes whole into that one and on down the line; then this one
+      // moves on by it, out of the piece.
+      MoveResult stopped;
+      stopped.hits[0] = c.result.push_stopper;
+      stopped.hit_count = 1;
+      int moves = k_push_moves;
+      push_aside(i, c.result.push_stopped, stopped, dt, k_push_depth, false, moves);
+    }
     if (!c.info.push || c.result.hit_count == 0) continue;
     glm::vec3 left = velocities[i] * dt - c.result.displacement;
     if (const float length = glm::length(left); length > push_reach_) left *= push_reach_ / length;

@@ -4,7 +4,11 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
+#include <utility>
 
 namespace glide {
 
@@ -13,6 +17,12 @@ namespace {
 // How far from the capsule a piece that moved is looked for: a piece moving faster than this
 // per move relative to the character may pass it unseen (m).
 constexpr float k_push_reach = 1.f;
+// Directions across `up` a crushed character may be squeezed out along (count).
+constexpr int k_squeeze_directions = 16;
+// How far a character is squeezed out at most in one move (m).
+constexpr float k_squeeze_reach = 2.f;
+// A stopped push whose part along `up` is at least this share of it is squeezed out (ratio).
+constexpr float k_squeeze_vertical = 0.7f;
 
 // The turn of `rotation` about the unit axis `up` (its twist), in (-pi, pi] radians.
 float twist_about(const glm::quat& rotation, const glm::vec3& up) {
@@ -75,10 +85,50 @@ void Controller::be_pushed(MoveResult& result) {
     const SweepHit block =
         nearby_.sweep_capsule(*world_, swept_capsule(), push, query_filter_except(id), sweep_settings());
     const float fraction = block.hit ? block.fraction : 1.f;
-    result.flags.crushed = result.flags.crushed || block.hit;
     result.pushed += push * fraction;
     position_ += push * fraction;
+    if (!block.hit) continue;
+    const glm::vec3 stopped = push * (1.f - fraction);
+    if (squeeze_out(id, stopped, result)) continue;
+    result.flags.crushed = true;
+    result.push_stopped += stopped;
+    result.push_stopper = {block.target, block.piece, block.character, block.point, block.normal, fraction};
   }
+}
+
+// A piece coming down (or up) on a character that cannot give way along it (a lift lowering
+// onto it) squeezes it out sideways when a way is free: of k_squeeze_directions across `up`,
+// the shortest move that takes the capsule clear of the piece (by its support along that
+// direction, so clear for sure), swept through everything else. Pushes mostly across `up` (two
+// walls closing) are left to recovery's balance.
+bool Controller::squeeze_out(PieceId id, const glm::vec3& stopped, MoveResult& result) {
+  const glm::vec3& up = settings_.up;
+  const float length = glm::length(stopped);
+  if (!(length > 0.f) || std::abs(glm::dot(stopped, up)) < k_squeeze_vertical * length) return false;
+  const glm::vec3 side = std::abs(up.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
+  const glm::vec3 e1 = glm::normalize(glm::cross(up, side)), e2 = glm::cross(up, e1);
+  const gjk::Capsule body = capsule();
+  const std::span<const glm::vec3> vertices = world_->world_vertices(id);
+  std::array<std::pair<float, glm::vec3>, k_squeeze_directions> ways;
+  for (int k = 0; k < k_squeeze_directions; ++k) {
+    const float angle = 6.2831853f * static_cast<float>(k) / static_cast<float>(k_squeeze_directions);
+    const glm::vec3 u = std::cos(angle) * e1 + std::sin(angle) * e2;
+    float piece_far = -std::numeric_limits<float>::infinity();
+    for (const glm::vec3& v : vertices) piece_far = std::max(piece_far, glm::dot(v, u));
+    const float body_near = std::min(glm::dot(body.segment.a, u), glm::dot(body.segment.b, u)) - body.radius;
+    ways[static_cast<std::size_t>(k)] = {std::max(0.f, piece_far - body_near) + 2.f * settings_.skin_width, u};
+  }
+  std::stable_sort(ways.begin(), ways.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [distance, u] : ways) {
+    if (distance > k_squeeze_reach) break;
+    const glm::vec3 move = u * distance;
+    nearby_.reach(*world_, gjk::capsule_bounds(swept_capsule()).swept(move), gather_margin(move));
+    if (nearby_.sweep_capsule(*world_, swept_capsule(), move, query_filter_except(id), sweep_settings()).hit) continue;
+    result.pushed += move;
+    position_ += move;
+    return true;
+  }
+  return false;
 }
 
 } // namespace glide

@@ -403,3 +403,32 @@ TEST_CASE("a move that goes beyond its expected reach still meets the characters
 }
 
 } // namespace glide::test
+
+namespace glide::test {
+
+TEST_CASE("a moving piece pressing one character against another moves the other out of the way") {
+  // A wall piece slides along +x at 1 m/s into a character standing against another: neither
+  // pushes, but a piece gives way to nothing, so both go along, the piece never inside either.
+  World world;
+  add_floor(world);
+  const auto wall_at = [](float t) { return gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {-0.4f + t, 1.f, 0.f}}; };
+  const PieceId wall = world.add_piece(gjk::ConvexHull::box({0.5f, 1.f, 1.f}), wall_at(0.f), {.kinematic = true});
+  CharacterSet set(world);
+  const CharacterId a = set.add({}, {0.45f, 0.01f, 0.f});
+  const CharacterId b = set.add({}, {1.07f, 0.01f, 0.f});
+  const float dt = 1.f / 60.f;
+  for (int frame = 1; frame <= 60; ++frame) {
+    world.move_piece(wall, wall_at(static_cast<float>(frame) * dt), dt);
+    const glm::vec3 still[] = {{0, -1, 0}, {0, -1, 0}};
+    set.update(still, dt);
+    CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
+    for (const CharacterId id : {a, b})
+      for (const Contact& contact : world.overlap_capsule(set.controller(id).capsule(), 0.f))
+        CHECK(contact.distance >= -k_penetration_tolerance);
+  }
+  // The wall's face ends at 1.1 m: a then b beyond it, each the skin or so apart.
+  CHECK(set.controller(a).position().x == doctest::Approx(1.1f + 0.3f).epsilon(0.02));
+  CHECK(set.controller(b).position().x == doctest::Approx(1.1f + 0.9f).epsilon(0.02));
+}
+
+} // namespace glide::test
