@@ -169,9 +169,11 @@ inline constexpr float k_weights_residual = 4.f * std::numeric_limits<float>::ep
   // The normal from the two edges at the largest angle (those other than the longest edge):
   // its sine is the largest of the three, so that normal is the most accurate in float.
   // eij × eik = eij × ejk = eik × ejk.
+  // All three products are formed and one selected, so that the choice (the edge lengths)
+  // runs alongside them rather than before a single product on the path to the next support.
   const float lij = dot(eij, eij), lik = dot(eik, eik), ljk = dot(ejk, ejk);
   const bool jk_longest = ljk >= lij && ljk >= lik, ij_longest = !jk_longest && lij > lik;
-  const F4 n = cross(select(ij_longest, eik, eij), select(jk_longest, eik, ejk));
+  const F4 n = select(jk_longest, cross(eij, eik), select(ij_longest, cross(eik, ejk), cross(eij, ejk)));
   const float nn = dot(n, n);
   const float shorter_two = min_of(min_of(lij * lik, lij * ljk), lik * ljk); // |edge|² · |edge|² for n
   // Also false for a collinear triangle (nn = 0) and for non-finite input.
@@ -297,7 +299,7 @@ inline bool tetrahedron_holds_origin(const F4* p) {
 
 /// Tetrahedron p[0..3]. With `newest`, p[3] was just added by GJK to the triangle p[0..2]
 /// and the answer involves it: the face p[0]p[1]p[2] is searched only as a last resort.
-inline void closest_on_tetrahedron(const F4* p, Closest4& out, bool newest = false) {
+[[gnu::aligned(64)]] inline void closest_on_tetrahedron(const F4* p, Closest4& out, bool newest = false) {
   // Cofactors: the signed volume with the origin in place of vertex e, written as a face
   // normal (from edges, accurate) dotted with a vertex, which keeps the rounding error
   // proportional to |p| rather than |p|^3 when the tetrahedron is far from the origin.
@@ -365,7 +367,8 @@ inline void closest_on_tetrahedron(const F4* p, Closest4& out, bool newest = fal
 /// closest_to_origin below. One call from GJK's loop, the triangle (its commonest case)
 /// inlined here and the tetrahedron a call of its own: measured on the mixed 8-vertex stream,
 /// about 15 % faster than with this dispatch inlined into the loop, whose code then grows.
-[[gnu::noinline]] inline Closest4 closest_to_origin(const F4* p, int count, bool last_is_newest = false) {
+[[gnu::noinline, gnu::aligned(64)]] inline Closest4 closest_to_origin(const F4* p, int count,
+                                                                      bool last_is_newest = false) {
   Closest4 out;
   switch (count) {
   case 1:
@@ -382,6 +385,29 @@ inline void closest_on_tetrahedron(const F4* p, Closest4& out, bool newest = fal
     break;
   }
   return out;
+}
+
+/// closest_to_origin for GJK's loop, which just added p[count - 1] (count 2 to 4, last
+/// newest): that vertex also comes in a register and the nearest point goes back in one, the
+/// rest through `out`. Through memory, each way added a store-to-load forwarding to the
+/// chain from one support call to the next. Same arithmetic, same bits.
+[[gnu::noinline, gnu::aligned(64)]] inline F4 closest_with_newest(const F4* p, F4 newest, int count, Closest4& out) {
+  switch (count) {
+  case 2: {
+    const F4 q[2] = {p[0], newest};
+    closest_on_segment(q, 0, 1, out);
+    break;
+  }
+  case 3: {
+    const F4 q[3] = {p[0], p[1], newest};
+    closest_on_triangle_inline(q, 0, 1, 2, out, true);
+    break;
+  }
+  default:
+    closest_on_tetrahedron(p, out, true);
+    break;
+  }
+  return out.point;
 }
 
 } // namespace detail

@@ -87,8 +87,15 @@ public:
     return vertices_[index];
   }
   /// Index into vertices() of support(dir); `start` as the hint above (k_no_vertex for none).
-  /// The scan is inline (small hulls, GJK's hot path); climbing is a call.
   std::uint32_t support_index(const glm::vec3& dir, std::uint32_t start = k_no_vertex) const {
+    return support_index_inline(dir, start);
+  }
+  /// support_index, always inline (internal use): GJK's loop keeps the scan of a small hull in
+  /// registers (as a call it was a tenth of a 16-vertex query); climbing is a call. Only for
+  /// code under fp_exact.hpp's guard: inlined into a file with contracting flags, it would
+  /// round with them.
+  [[gnu::always_inline]] std::uint32_t support_index_inline(const glm::vec3& dir,
+                                                            std::uint32_t start = k_no_vertex) const {
     if (!(start < count_ ? climb_warm_ : climb_cold_)) return detail::scan_support(scan_.data(), count_, dir);
     return climb_from(dir, start);
   }

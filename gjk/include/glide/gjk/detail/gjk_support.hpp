@@ -113,7 +113,11 @@ struct SupportCursor<S> {
         return index = shape.support_index(d, warm ? index : std::numeric_limits<std::uint32_t>::max());
       }
     }
-    return index = shape.support_index(d);
+    if constexpr (requires { shape.support_index_inline(d); }) {
+      return index = shape.support_index_inline(d);
+    } else {
+      return index = shape.support_index(d);
+    }
   }
   [[gnu::always_inline]] glm::vec3 operator()(const glm::vec3& d) { return shape.vertex(pick(d)); }
   /// Vertex i (< vertex_count()) in GJK's vector form, for warm starts by index.

@@ -74,11 +74,28 @@ inline std::uint32_t scan_two_blocks(__m128 low, __m128 high, std::uint32_t n) {
                                          : 4u + static_cast<std::uint32_t>(__builtin_ctz(tied));
   return i < n ? i : 0u; // a padding copy of vertex 0 tied
 }
+
+/// The first maximum of at most sixteen products (four blocks of four vertices), the same way:
+/// the largest product by a tree of maxima, then the first lane equal to it from one mask of
+/// the 16 comparisons. Its chain is three maxima deep, against four steps of the indexed
+/// reduction's loop-carried chain and its final pass over the indices.
+inline std::uint32_t scan_four_blocks(__m128 d0, __m128 d1, __m128 d2, __m128 d3, std::uint32_t n) {
+  const __m128 best = _mm_max_ps(_mm_max_ps(d0, d1), _mm_max_ps(d2, d3));
+  __m128 top = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
+  top = _mm_max_ps(top, _mm_shuffle_ps(top, top, _MM_SHUFFLE(1, 0, 3, 2)));
+  const unsigned tied = static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d0, top))) |
+                        static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d1, top))) << 4 |
+                        static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d2, top))) << 8 |
+                        static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d3, top))) << 12;
+  if (tied == 0u) return 0u; // NaN products
+  const auto i = static_cast<std::uint32_t>(__builtin_ctz(tied));
+  return i < n ? i : 0u; // a padding copy of vertex 0 tied
+}
 #endif
 
 /// Index of the first of the n vertices with the largest dot product with `dir`. The last
 /// block is padded with copies of vertex 0, which only tie with it. A NaN direction gives 0.
-inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, const glm::vec3& dir) {
+[[gnu::always_inline]] inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, const glm::vec3& dir) {
 #if defined(__SSE2__)
   const __m128 dx = _mm_set1_ps(dir.x), dy = _mm_set1_ps(dir.y), dz = _mm_set1_ps(dir.z);
   const auto dots = [&](const float* b) {
@@ -86,6 +103,10 @@ inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, const gl
                       _mm_mul_ps(dz, _mm_loadu_ps(b + 8)));
   };
   if (n <= 8) return scan_two_blocks(dots(blocks), n > 4 ? dots(blocks + k_scan_block) : dots(blocks), n);
+  if (n <= 16) { // a missing fourth block repeats the first, whose copies only tie with earlier lanes
+    const float* b3 = n > 12 ? blocks + 3 * k_scan_block : blocks;
+    return scan_four_blocks(dots(blocks), dots(blocks + k_scan_block), dots(blocks + 2 * k_scan_block), dots(b3), n);
+  }
   // Per lane: the best product and its vertex index (as a float: exact below 2^24 vertices,
   // which the hull enforces), kept on strict improvement so the first maximum wins.
   __m128 best = dots(blocks);
@@ -98,7 +119,8 @@ inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, const gl
     const __m128 d = dots(b);
     const __m128 better = _mm_cmpgt_ps(d, best);
     best = _mm_max_ps(d, best); // better ? d : best, in one step of the loop-carried chain
-    best_index = _mm_or_ps(_mm_and_ps(better, index), _mm_andnot_ps(better, best_index));
+    // better ? index : best_index, in two steps: index only grows, and the indices are >= 0.
+    best_index = _mm_max_ps(best_index, _mm_and_ps(better, index));
   }
   // The largest product over the lanes, then the smallest index among the lanes holding it.
   __m128 top = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
