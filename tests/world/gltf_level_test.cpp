@@ -1,4 +1,5 @@
 #include "approx.hpp"
+#include "level_files.hpp"
 
 #include <glide/error.hpp>
 #include <glide/world/gltf_level.hpp>
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -21,14 +23,10 @@ using glide::World;
 
 namespace {
 
-std::string level(const char* name) { return std::string(GLIDE_LEVELS_DIR) + "/" + name; }
+using glide::test::level;
 
 std::filesystem::path write_file(const std::string& name, const std::string& bytes) {
-  const auto dir = std::filesystem::temp_directory_path() / "glide_gltf_level_test";
-  std::filesystem::create_directories(dir);
-  const auto path = dir / name;
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-  return path;
+  return glide::test::write_level_file("glide_gltf_level_test", name, bytes);
 }
 
 std::string base64(const std::string& bytes) {

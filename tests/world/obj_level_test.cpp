@@ -1,4 +1,5 @@
 #include "approx.hpp"
+#include "level_files.hpp"
 
 #include <glide/error.hpp>
 #include <glide/world/obj_level.hpp>
@@ -14,15 +15,11 @@ using glide::ObjLevelOptions;
 using glide::World;
 
 namespace {
-std::string level(const char* name) { return std::string(GLIDE_LEVELS_DIR) + "/" + name; }
+using glide::test::level;
 
 // Writes `text` to a file of the test's own under the temporary directory.
 std::filesystem::path write_obj(const std::string& name, const std::string& text) {
-  const auto dir = std::filesystem::temp_directory_path() / "glide_obj_level_test";
-  std::filesystem::create_directories(dir);
-  const auto path = dir / name;
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-  return path;
+  return glide::test::write_level_file("glide_obj_level_test", name, text);
 }
 
 const std::string k_tetra = "o Tetra\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";

@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <sstream>
 
 namespace glide::detail {
 
@@ -40,14 +39,6 @@ bool write_whole_file(std::string* err, const std::string&, const std::vector<un
 // Images are never decoded: a level needs geometry only.
 bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
   return true;
-}
-
-std::vector<std::string> lines_of(const std::string& messages) {
-  std::vector<std::string> out;
-  std::istringstream in(messages);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) out.push_back(line);
-  return out;
 }
 
 std::string component_name(int type) {

@@ -110,4 +110,12 @@ void check_range(const gjk::ConvexHull& hull, const gjk::Transform& transform, c
                 " (m), beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
 }
 
+std::vector<std::string> lines_of(const std::string& messages) {
+  std::vector<std::string> out;
+  std::istringstream in(messages);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(line);
+  return out;
+}
+
 } // namespace glide::detail

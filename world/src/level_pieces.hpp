@@ -51,4 +51,7 @@ void check_range(const gjk::ConvexHull& hull, const gjk::Transform& transform, c
 
 std::string format_metres(float v);
 
+/// The non-empty lines of a loader's messages.
+std::vector<std::string> lines_of(const std::string& messages);
+
 } // namespace glide::detail

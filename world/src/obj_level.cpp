@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <unordered_map>
 
 namespace glide {
@@ -28,14 +27,6 @@ std::string normalise_line_ends(const std::string& text) {
       out += '\n';
     }
   }
-  return out;
-}
-
-std::vector<std::string> lines_of(const std::string& messages) {
-  std::vector<std::string> out;
-  std::istringstream in(messages);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) out.push_back(line);
   return out;
 }
 
@@ -69,10 +60,10 @@ ObjLevelReport load_obj_level(World& world, const std::filesystem::path& path, c
   config.vertex_color = false;
   tinyobj::ObjReader reader;
   if (!reader.ParseFromString(text, "", config)) {
-    const std::vector<std::string> errors = lines_of(reader.Error());
+    const std::vector<std::string> errors = detail::lines_of(reader.Error());
     throw Error(file + ": " + (errors.empty() ? std::string("parse error") : errors.front()));
   }
-  for (const std::string& w : lines_of(reader.Warning())) report.warnings.push_back(file + ": " + w);
+  for (const std::string& w : detail::lines_of(reader.Warning())) report.warnings.push_back(file + ": " + w);
 
   const std::vector<tinyobj::real_t>& coords = reader.GetAttrib().vertices;
   std::vector<glm::vec3> positions(coords.size() / 3);
