@@ -45,8 +45,8 @@ std::vector<std::byte> Controller::save_state() {
   return out.take();
 }
 
-void Controller::restore_state(std::span<const std::byte> bytes) {
-  detail::StateReader in(bytes, "Controller::restore_state", k_controller_magic, k_state_version, k_state_bytes);
+Controller::SavedState Controller::read_state(std::span<const std::byte> bytes, const char* what) const {
+  detail::StateReader in(bytes, what, k_controller_magic, k_state_version, k_state_bytes);
   const glm::vec3 position = in.vec3("position");
   ControllerSettings shape = settings_;
   shape.height = in.f32("height");
@@ -77,10 +77,18 @@ void Controller::restore_state(std::span<const std::byte> bytes) {
     in.fail("ground piece", std::to_string(ground.piece.value) + " is set but the ground is not a piece");
   if (ridden && ground.target != HitTarget::piece) in.fail("ridden", "set but the ground is not a piece");
 
-  position_ = position;
-  settings_.height = shape.height;
-  ground_ = ground;
-  ridden_ = ridden ? Ridden{ground.piece, world_->motion(ground.piece).serial} : Ridden{};
+  return {position, shape.height, ground, ridden};
+}
+
+void Controller::restore_state(std::span<const std::byte> bytes) {
+  apply_state(read_state(bytes, "Controller::restore_state"));
+}
+
+void Controller::apply_state(const SavedState& state) {
+  position_ = state.position;
+  settings_.height = state.height;
+  ground_ = state.ground;
+  ridden_ = state.ridden ? Ridden{state.ground.piece, world_->motion(state.ground.piece).serial} : Ridden{};
   // Everything the world did up to now counts as seen: the game has re-posed its pieces.
   seen_revision_ = world_->revision();
   nearby_.clear();
@@ -134,30 +142,26 @@ void CharacterSet::restore_state(std::span<const std::byte> bytes) {
   detail::StateReader in(bytes, "CharacterSet::restore_state", k_set_magic, k_set_version, state_bytes(size()));
   if (const std::uint32_t count = in.u32("character count"); count != size())
     in.fail("character count", std::to_string(count) + " is not the set's " + std::to_string(size()));
-  // All or nothing: a character refused puts back the ones already restored.
-  std::vector<std::vector<std::byte>> before;
+  // All or nothing: every character's bytes are read and checked before any is applied.
+  std::vector<Controller::SavedState> states;
   std::vector<std::pair<glm::vec3, float>> motions;
-  for (Character& c : characters_) {
-    before.push_back(c.controller->save_state());
-    motions.emplace_back(c.velocity, c.pressure);
-  }
-  std::size_t i = 0;
-  try {
-    for (; i < characters_.size(); ++i) {
-      Character& c = characters_[i];
+  states.reserve(size());
+  motions.reserve(size());
+  for (std::size_t i = 0; i < characters_.size(); ++i) {
+    try {
       const glm::vec3 velocity = in.vec3("velocity");
       const float pressure = in.f32("pressure");
       if (!(pressure >= 0.f && pressure <= 1.f)) in.fail("pressure", std::to_string(pressure) + " is not in [0, 1]");
-      c.controller->restore_state(in.bytes(Controller::k_state_bytes));
-      c.velocity = velocity;
-      c.pressure = pressure;
+      states.push_back(
+          characters_[i].controller->read_state(in.bytes(Controller::k_state_bytes), "Controller::restore_state"));
+      motions.emplace_back(velocity, pressure);
+    } catch (const Error& e) {
+      throw Error("CharacterSet::restore_state: character " + std::to_string(i) + ": " + e.what());
     }
-  } catch (const Error& e) {
-    for (std::size_t j = 0; j < characters_.size(); ++j) {
-      characters_[j].controller->restore_state(before[j]);
-      std::tie(characters_[j].velocity, characters_[j].pressure) = motions[j];
-    }
-    throw Error("CharacterSet::restore_state: character " + std::to_string(i) + ": " + e.what());
+  }
+  for (std::size_t i = 0; i < characters_.size(); ++i) {
+    characters_[i].controller->apply_state(states[i]);
+    std::tie(characters_[i].velocity, characters_[i].pressure) = motions[i];
   }
 }
 

@@ -240,6 +240,16 @@ private:
   };
   Checkpoint checkpoint() const { return {position_, ground_, probe_cache_, failed_step_, ridden_, seen_revision_}; }
   void rewind(const Checkpoint& c);
+  // A saved state read and checked against this controller and its world, not yet applied.
+  struct SavedState {
+    glm::vec3 position{0.f};
+    float height = 0.f;
+    GroundInfo ground;
+    bool ridden = false;
+  };
+  /// Throws glide::Error, starting with `what`, naming the field of bytes that are not a state.
+  SavedState read_state(std::span<const std::byte> bytes, const char* what) const;
+  void apply_state(const SavedState& state);
   std::vector<PieceId> pushers_; // scratch of be_pushed
   ContactListener* listener_ = nullptr;
   MoveTrace trace_;
