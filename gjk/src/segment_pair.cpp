@@ -49,6 +49,72 @@ Closest closest_double(const D3& p1, const D3& q1, const D3& p2, const D3& q2) {
 
 D3 to_d(const glm::vec3& v) { return D3(v); }
 
+// First entry, t in [0, 1], of the ray t * m (starting outside) into a ball of radius r around c.
+// The smaller root in the cancellation-free form; none if the ray does not close in.
+double ball_entry(const D3& m, double mm, const D3& c, double r2) {
+  const double b = glm::dot(m, c), cc = glm::dot(c, c) - r2;
+  if (b <= 0.0) return 2.0;
+  const double disc = b * b - mm * cc;
+  if (disc < 0.0) return 2.0;
+  return cc / (b + std::sqrt(disc));
+}
+
+// First entry of t * m into the side of the cylinder of radius r around the segment from e0
+// along e (lengthwise within it); the ends are the balls at e0 and e0 + e.
+double cylinder_entry(const D3& m, const D3& e0, const D3& e, double r2) {
+  const double ee = glm::dot(e, e);
+  if (ee <= 0.0) return 2.0;
+  // |(t m - e0) x e|^2 = r^2 |e|^2
+  const D3 a = glm::cross(m, e), b = glm::cross(-e0, e);
+  const double aa = glm::dot(a, a), closing = -glm::dot(a, b), cc = glm::dot(b, b) - r2 * ee;
+  if (closing <= 0.0 || cc <= 0.0) return 2.0; // receding, or already within its radius sideways
+  const double disc = closing * closing - aa * cc;
+  if (disc < 0.0) return 2.0;
+  const double t = cc / (closing + std::sqrt(disc));
+  const double along = glm::dot(m * t - e0, e);
+  return along >= 0.0 && along <= ee ? t : 2.0;
+}
+
+// The first t in [0, 1] at which the gap of the two segments, `moving` (p1 q1) translated by
+// t * m and the still one (p2 q2), falls to r: the first entry of the point t * m into the set
+// {still point - moving point} (a parallelogram) grown by r. The grown parallelogram is the union
+// of balls at its corners, cylinders on its edges and a slab over its face, so the first entry is
+// the earliest entry into any of them. 2 when there is none. The start must be farther than r.
+double swept_entry(const D3& p1, const D3& q1, const D3& p2, const D3& q2, const D3& m, double r) {
+  const D3 d1 = q1 - p1, d2 = q2 - p2, v = p2 - p1; // differences of floats: exact at any offset
+  const double r2 = r * r, mm = glm::dot(m, m);
+  const D3 n = glm::cross(d2, d1);
+  const double nn = glm::dot(n, n);
+  if (nn <= 0.0) {
+    // Parallel (upright characters): the set is a segment, the ends the outermost corners.
+    const D3 dir = glm::dot(d2, d2) > 0.0 ? d2 : -d1;
+    const double k = glm::dot(d1, dir);
+    const D3 low = k > 0.0 ? v - d1 : v, high = (k > 0.0 ? v : v - d1) + d2;
+    return std::min({ball_entry(m, mm, low, r2), ball_entry(m, mm, high, r2), cylinder_entry(m, low, high - low, r2)});
+  }
+  const D3 corner[4] = {v, v + d2, v - d1, v + d2 - d1};
+  double t = 2.0;
+  for (const D3& c : corner) t = std::min(t, ball_entry(m, mm, c, r2));
+  t = std::min(t, cylinder_entry(m, corner[0], d2, r2));
+  t = std::min(t, cylinder_entry(m, corner[2], d2, r2));
+  t = std::min(t, cylinder_entry(m, corner[0], -d1, r2));
+  t = std::min(t, cylinder_entry(m, corner[1], -d1, r2));
+  {
+    // The faces of the slab, r above and below the parallelogram, within its edges.
+    const double mn = glm::dot(m, n), vn = glm::dot(v, n), rn = r * std::sqrt(nn);
+    if (mn != 0.0 && std::abs(vn) > rn) {
+      const double ts = (vn - std::copysign(rn, vn)) / mn;
+      if (ts >= 0.0 && ts < t) {
+        // Coordinates of the point in the plane: x = v + u d2 - s d1.
+        const D3 x = m * ts - v;
+        const double u = glm::dot(glm::cross(x, d1), n) / nn, s = glm::dot(glm::cross(x, d2), n) / nn;
+        if (u >= 0.0 && u <= 1.0 && s >= 0.0 && s <= 1.0) t = ts;
+      }
+    }
+  }
+  return t;
+}
+
 } // namespace
 
 SegmentPairClosest closest_points(const Segment& a, const Segment& b) {
@@ -62,18 +128,19 @@ SegmentPairClosest closest_points(const Segment& a, const Segment& b) {
   return out;
 }
 
-CapsulePairHit time_of_impact(const Capsule& moving, const glm::vec3& motion, const Capsule& still, float tolerance) {
-  const D3 p1 = to_d(moving.segment.a), q1 = to_d(moving.segment.b);
-  const D3 p2 = to_d(still.segment.a), q2 = to_d(still.segment.b);
-  const D3 m = to_d(motion);
-  const double reach = double(moving.radius) + double(still.radius);
-  const double tol = double(tolerance);
-  const auto at = [&](double t) { return closest_double(p1 + m * t, q1 + m * t, p2, q2); };
-  // d/dt |pa - pb| has the sign of dot(motion, pa - pb) (envelope theorem).
-  const auto closing = [&](const Closest& c) { return glm::dot(m, c.pa - c.pb) < 0.0; };
+namespace {
 
-  CapsulePairHit out;
-  const auto report = [&](double t, const Closest& c) {
+// One capsule pair along a translation, in double.
+struct Pair {
+  D3 p1, q1, p2, q2, m;
+  double reach, tol, still_radius;
+
+  Closest at(double t) const { return closest_double(p1 + m * t, q1 + m * t, p2, q2); }
+  double gap(const Closest& c) const { return glm::length(c.pa - c.pb) - reach; }
+  // d/dt |pa - pb| has the sign of dot(motion, pa - pb) (envelope theorem).
+  bool closing(const Closest& c) const { return glm::dot(m, c.pa - c.pb) < 0.0; }
+
+  CapsulePairHit report(double t, const Closest& c) const {
     D3 n = c.pa - c.pb;
     const double len = glm::length(n);
     if (len > 0.0) {
@@ -84,48 +151,77 @@ CapsulePairHit time_of_impact(const Capsule& moving, const glm::vec3& motion, co
       const double g = glm::length(centre_gap);
       n = g > 0.0 ? centre_gap / g : (glm::length(m) > 0.0 ? -m / glm::length(m) : D3(0.0, 1.0, 0.0));
     }
+    CapsulePairHit out;
     out.hit = true;
     out.t = static_cast<float>(t);
     out.normal = glm::vec3(n);
-    out.point = glm::vec3(c.pb + n * double(still.radius));
+    out.point = glm::vec3(c.pb + n * still_radius);
     return out;
-  };
+  }
 
-  Closest c = at(0.0);
-  double gap = glm::length(c.pa - c.pb) - reach;
-  if (gap <= tol) return report(0.0, c);
-  const double speed = glm::length(m);
-  if (speed <= 0.0 || !closing(c)) return out;
-  // Conservative advancement: the gap shrinks at most at |motion| per unit t, so each step
-  // stays before the first contact.
-  double t = 0.0;
-  for (int i = 0; i < 64; ++i) {
-    t += gap / speed;
-    if (t > 1.0) return out;
-    c = at(t);
-    gap = glm::length(c.pa - c.pb) - reach;
-    if (gap <= tol) return report(t, c);
-    if (!closing(c)) return out; // past the nearest approach: the gap only grows now
-  }
-  // A grazing pass: bisect for the nearest approach, then for the contact before it.
-  double lo = t, hi = 1.0;
-  if (closing(at(1.0))) {
-    lo = 1.0;
-  } else {
-    for (int i = 0; i < 40; ++i) {
-      const double mid = 0.5 * (lo + hi);
-      (closing(at(mid)) ? lo : hi) = mid;
+  // Conservative advancement from t (gap `gap` there, closing): the gap shrinks at most at
+  // |motion| per unit t, so each step stays before the first contact.
+  CapsulePairHit advance(double t, double gap, double speed) const {
+    Closest c;
+    for (int i = 0; i < 64; ++i) {
+      t += gap / speed;
+      if (t > 1.0) return {};
+      c = at(t);
+      gap = this->gap(c);
+      if (gap <= tol) return report(t, c);
+      if (!closing(c)) return {}; // past the nearest approach: the gap only grows now
     }
+    // A grazing pass: bisect for the nearest approach, then for the contact before it.
+    double lo = t, hi = 1.0;
+    if (closing(at(1.0))) {
+      lo = 1.0;
+    } else {
+      for (int i = 0; i < 40; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (closing(at(mid)) ? lo : hi) = mid;
+      }
+    }
+    if (this->gap(at(lo)) > tol) return {};
+    double before = t, after = lo;
+    for (int i = 0; i < 40; ++i) {
+      const double mid = 0.5 * (before + after);
+      (this->gap(at(mid)) > tol ? before : after) = mid;
+    }
+    return report(before, at(before));
   }
-  const Closest nearest = at(lo);
-  if (glm::length(nearest.pa - nearest.pb) - reach > tol) return out;
-  double before = t, after = lo;
-  for (int i = 0; i < 40; ++i) {
-    const double mid = 0.5 * (before + after);
-    const Closest cm = at(mid);
-    (glm::length(cm.pa - cm.pb) - reach > tol ? before : after) = mid;
+
+  // Apart and closing at t = 0.
+  [[gnu::noinline]] CapsulePairHit approach(double gap0, double speed) const {
+    // The closed form: the first time the gap is the tolerance. Checked against the segment
+    // distance there; where rounding leaves it off (nearly parallel segments), advancement.
+    const double entry = swept_entry(p1, q1, p2, q2, m, reach + tol);
+    if (entry > 1.0) return {};
+    const Closest c = at(entry);
+    const double gap_entry = gap(c);
+    if (std::abs(gap_entry - tol) > 0.01 * tol) return advance(0.0, gap0, speed);
+    // One advancement step on: still never past the first contact, and for a direct approach
+    // the contact itself.
+    const double next = entry + gap_entry / speed;
+    if (next <= 1.0) {
+      const Closest cn = at(next);
+      if (gap(cn) <= tol) return report(next, cn);
+    }
+    return report(entry, c);
   }
-  return report(before, at(before));
+};
+
+} // namespace
+
+CapsulePairHit time_of_impact(const Capsule& moving, const glm::vec3& motion, const Capsule& still, float tolerance) {
+  const Pair pair{to_d(moving.segment.a), to_d(moving.segment.b), to_d(still.segment.a),
+                  to_d(still.segment.b),  to_d(motion),           double(moving.radius) + double(still.radius),
+                  double(tolerance),      double(still.radius)};
+  const Closest c = pair.at(0.0);
+  const double gap = pair.gap(c);
+  if (gap <= pair.tol) return pair.report(0.0, c);
+  const double speed = glm::length(pair.m);
+  if (speed <= 0.0 || !pair.closing(c)) return {};
+  return pair.approach(gap, speed);
 }
 
 } // namespace glide::gjk

@@ -160,3 +160,169 @@ TEST_CASE("capsules already touching hit at the start; parallel capsules meet al
   CHECK(meet.point.x == doctest::Approx(2.5f).epsilon(1e-4));
   CHECK_FALSE(glide::gjk::time_of_impact(a, {0, 0, 4}, far, 1e-4f).hit);
 }
+
+namespace {
+
+// Brute force in double: the gap along a translation is convex in t, so a ternary search finds
+// its least value and a bisection before it the first time it falls to `level` (2 if never).
+double first_time_at(const Capsule& moving, const glm::vec3& motion, const Capsule& still, double level,
+                     double* least = nullptr) {
+  const double reach = double(moving.radius) + double(still.radius);
+  const auto gap = [&](double t) { return oracle_distance(moving.segment, still.segment, D3(motion) * t) - reach; };
+  double lo = 0.0, hi = 1.0;
+  for (int i = 0; i < 80; ++i) {
+    const double m1 = lo + (hi - lo) / 3.0, m2 = hi - (hi - lo) / 3.0;
+    (gap(m1) <= gap(m2) ? hi : lo) = (gap(m1) <= gap(m2) ? m2 : m1);
+  }
+  double nearest = 0.5 * (lo + hi);
+  for (const double t : {0.0, 1.0})
+    if (gap(t) < gap(nearest)) nearest = t;
+  if (least) *least = gap(nearest);
+  if (gap(0.0) <= level) return 0.0;
+  if (gap(nearest) > level) return 2.0;
+  double before = 0.0, after = nearest;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (before + after);
+    (gap(mid) > level ? before : after) = mid;
+  }
+  return after;
+}
+
+struct SweepFamily {
+  const char* name;
+  int kind;     // 0 general, 1 parallel, 2 anti-parallel, 3 points, 4 grazing, 5 touching, 6 separating, 7 ray
+  float offset; // distance of the scene from the origin (m)
+};
+
+} // namespace
+
+TEST_CASE("capsule pair time of impact matches a fine-step oracle on parallel, grazing and degenerate families") {
+  const SweepFamily families[] = {{"general", 0, 0.f},       {"parallel", 1, 0.f},    {"anti-parallel", 2, 0.f},
+                                  {"points", 3, 0.f},        {"grazing", 4, 0.f},     {"touching", 5, 0.f},
+                                  {"separating", 6, 0.f},    {"ray", 7, 0.f},         {"far general", 0, 1e4f},
+                                  {"far parallel", 1, 1e4f}, {"far grazing", 4, 1e4f}};
+  const float tolerance = 1e-4f;
+  std::mt19937 rng(20261126);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  for (const SweepFamily& f : families) {
+    int hits = 0;
+    double worst_early = 0.0;
+    for (int i = 0; i < 400; ++i) {
+      const glm::vec3 base(f.offset + u(rng), 0.5f * f.offset, -f.offset);
+      const glm::vec3 up =
+          f.kind == 1 || f.kind == 2 || f.kind == 4 ? glm::vec3(0.f, 1.f, 0.f) : glm::vec3(u(rng), u(rng), u(rng));
+      const float h1 = 0.2f + 0.8f * (u(rng) + 1.f), h2 = 0.2f + 0.8f * (u(rng) + 1.f);
+      const glm::vec3 a2 = base + glm::vec3(u(rng), u(rng), u(rng));
+      Capsule still{{a2, a2 + h2 * up}, 0.1f + 0.2f * (u(rng) + 1.f)};
+      const glm::vec3 a1 = base + 2.5f * glm::vec3(u(rng), 0.3f * u(rng), u(rng));
+      glm::vec3 up1 = f.kind == 0 || f.kind >= 5 ? glm::vec3(u(rng), u(rng), u(rng)) : up;
+      if (f.kind == 2) up1 = -up;
+      Capsule moving{{a1, a1 + h1 * up1}, 0.1f + 0.2f * (u(rng) + 1.f)};
+      if (f.kind == 3) {
+        still.segment.b = still.segment.a;
+        moving.segment.b = moving.segment.a;
+      } else if (f.kind == 7) {
+        moving = Capsule{{a1, a1}, 0.f};
+      }
+      const float reach = moving.radius + still.radius;
+      const glm::vec3 centre = 0.5f * (still.segment.a + still.segment.b);
+      const glm::vec3 from = 0.5f * (moving.segment.a + moving.segment.b);
+      glm::vec3 motion = (centre - from + reach * glm::vec3(u(rng), 0.2f * u(rng), u(rng))) * (1.2f + 0.8f * u(rng));
+      if (f.kind == 4) {
+        // Side by side, passing at a closest gap within a few tolerances of touching.
+        glm::vec3 dir = glm::normalize(glm::vec3(u(rng), 0.f, u(rng)) + glm::vec3(1e-3f, 0.f, 0.f));
+        const glm::vec3 side = glm::normalize(glm::cross(dir, up));
+        const float pass = reach + tolerance * 3.f * u(rng);
+        const glm::vec3 start = centre - 2.f * dir + pass * side;
+        moving.segment = {start + glm::vec3(0.f, 0.5f * u(rng), 0.f), start + glm::vec3(0.f, 0.5f * u(rng) + h1, 0.f)};
+        motion = 4.f * dir;
+      } else if (f.kind == 5) {
+        // Touching (or within the tolerance) at the start, moving anywhere.
+        const glm::vec3 n = glm::normalize(glm::vec3(u(rng), u(rng), u(rng)) + glm::vec3(0.f, 0.f, 1e-3f));
+        const glide::gjk::SegmentPairClosest c0 = glide::gjk::closest_points(moving.segment, still.segment);
+        const glm::vec3 away = c0.distance > 1e-3f ? (c0.point_a - c0.point_b) / c0.distance : n;
+        const glm::vec3 shift = c0.point_b + away * (reach + 0.5f * tolerance * (u(rng) + 1.f)) - c0.point_a;
+        moving.segment.a += shift;
+        moving.segment.b += shift;
+        motion = glm::vec3(u(rng), u(rng), u(rng));
+      } else if (f.kind == 6) {
+        // Apart (pushed clear along the closest points) and moving apart.
+        const glide::gjk::SegmentPairClosest c0 = glide::gjk::closest_points(moving.segment, still.segment);
+        if (c0.distance < reach + 0.01f) {
+          const glm::vec3 away = c0.distance > 1e-3f ? (c0.point_a - c0.point_b) / c0.distance : glm::vec3(1, 0, 0);
+          const glm::vec3 shift = away * (reach + 0.01f - c0.distance);
+          moving.segment.a += shift;
+          moving.segment.b += shift;
+        }
+        const glide::gjk::SegmentPairClosest c1 = glide::gjk::closest_points(moving.segment, still.segment);
+        motion = glm::dot(motion, c1.point_a - c1.point_b) < 0.f ? -motion : motion;
+      }
+      const glide::gjk::CapsulePairHit r = glide::gjk::time_of_impact(moving, motion, still, tolerance);
+      double least = 0.0;
+      const double extent = std::abs(f.offset) + 8.0;
+      const double rounding = 4e-6 * extent;
+      const double length = std::max(1e-9, double(glm::length(motion)));
+      // The first times the gap falls to the tolerance and to zero (true contact).
+      const double at_tolerance = first_time_at(moving, motion, still, tolerance, &least);
+      const double contact = first_time_at(moving, motion, still, 0.0);
+      INFO(std::string(f.name) << " case " << i);
+      if (r.hit) {
+        ++hits;
+        // Never after the true first contact, never before the gap is within the tolerance.
+        CHECK(double(r.t) <= contact + rounding / length);
+        CHECK(double(r.t) >= at_tolerance - rounding / length);
+        CHECK(std::abs(glm::length(r.normal) - 1.f) <= 1e-5f);
+        if (contact <= 1.0) worst_early = std::max(worst_early, (contact - double(r.t)) * length);
+      } else {
+        // A miss: the gap stays above the tolerance (up to rounding) all along the motion.
+        CHECK(contact > 1.0);
+        CHECK(least >= tolerance - rounding);
+      }
+      if (f.kind == 5) CHECK((r.hit && r.t == 0.f));
+      if (f.kind == 6) CHECK_FALSE(r.hit);
+    }
+    MESSAGE(std::string(f.name) << ": hits " << hits << ", earliest report before contact " << worst_early << " m");
+    if (f.kind != 6) CHECK(hits > 0);
+  }
+}
+
+TEST_CASE("capsule pair time of impact: head-on, side by side and end to end in closed form") {
+  const float tolerance = 1e-4f;
+  // Each is reported between the first time the gap is the tolerance and the contact (along
+  // the motion, in m), up to float rounding.
+  const auto between = [&](const glide::gjk::CapsulePairHit& r, double length, double at_tolerance, double contact) {
+    REQUIRE(r.hit);
+    CHECK(double(r.t) * length >= at_tolerance - 1e-6);
+    CHECK(double(r.t) * length <= contact + 1e-6);
+  };
+  const Capsule a{{{0, 0, 0}, {0, 1.2f, 0}}, 0.3f};
+  // Head-on along x: contact when the axes are 0.6 apart.
+  const Capsule b{{{2, 0.5f, 0}, {2, 1.7f, 0}}, 0.3f};
+  const glide::gjk::CapsulePairHit head_on = glide::gjk::time_of_impact(a, {2, 0, 0}, b, tolerance);
+  between(head_on, 2.0, 1.4 - 1e-4, 1.4);
+  CHECK(head_on.normal.x == doctest::Approx(-1.f));
+  // Anti-parallel and offset in z by 0.3: contact when the axes are 0.6 apart, 0.52 along x.
+  const Capsule c{{{2, 1.7f, 0.3f}, {2, 0.5f, 0.3f}}, 0.3f};
+  const glide::gjk::CapsulePairHit skew = glide::gjk::time_of_impact(a, {2, 0, 0}, c, tolerance);
+  between(skew, 2.0, 2.0 - std::sqrt(0.6001 * 0.6001 - 0.09), 2.0 - std::sqrt(0.36 - 0.09));
+  // End to end: rising into the one above.
+  const Capsule top{{{0, 3, 0}, {0, 4, 0}}, 0.3f};
+  const glide::gjk::CapsulePairHit stack = glide::gjk::time_of_impact(a, {0, 3, 0}, top, tolerance);
+  between(stack, 3.0, 3.0 - 1.2 - 0.6001, 3.0 - 1.2 - 0.6);
+  CHECK(stack.normal.y == doctest::Approx(-1.f));
+  // Crossing at right angles, falling onto the other's middle: the face of the swept set.
+  const Capsule bar{{{-1, 2, 1}, {1, 2, 1}}, 0.3f};
+  const Capsule pole{{{0, 0, -1}, {0, 0, 3}}, 0.3f};
+  const glide::gjk::CapsulePairHit cross = glide::gjk::time_of_impact(bar, {0, -3, 0}, pole, tolerance);
+  between(cross, 3.0, 2.0 - 0.6001, 2.0 - 0.6);
+  CHECK(cross.normal.y == doctest::Approx(1.f));
+  // Grazing side by side, the closest gap half the tolerance: a hit near the nearest approach.
+  const Capsule beside{{{0, 0, 0.60005f}, {0, 1.2f, 0.60005f}}, 0.3f};
+  const Capsule from{{{-3, 0, 0}, {-3, 1.2f, 0}}, 0.3f};
+  const glide::gjk::CapsulePairHit graze = glide::gjk::time_of_impact(from, {6, 0, 0}, beside, tolerance);
+  REQUIRE(graze.hit);
+  CHECK(std::abs(double(graze.t) * 6.0 - 3.0) <= std::sqrt(0.6001 * 0.6001 - 0.60005 * 0.60005) + 1e-5);
+  // Passing at twice the tolerance: a miss.
+  const Capsule clear{{{0, 0, 0.6002f}, {0, 1.2f, 0.6002f}}, 0.3f};
+  CHECK_FALSE(glide::gjk::time_of_impact(from, {6, 0, 0}, clear, tolerance).hit);
+}
