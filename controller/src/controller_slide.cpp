@@ -98,6 +98,15 @@ bool Controller::try_step(const glm::vec3& motion, const SweepHit& blocker, glm:
   if (std::abs(glm::dot(wall_normal, up)) < 1e-3f &&
       glm::dot(blocker.point - position_, up) >= settings_.step_height + settings_.radius)
     return false;
+  // Another character taller than a step above the feet: nothing to climb onto (the contact
+  // of two upright capsules side by side is a line, and the point taken is its lowest).
+  if (blocker.target == HitTarget::character)
+    for (const CapsuleObstacle& o : nearby_.characters())
+      if (o.id == blocker.character) {
+        const gjk::Segment& s = o.capsule.segment;
+        const float top = std::max(glm::dot(s.a, up), glm::dot(s.b, up)) + o.capsule.radius;
+        if (top - glm::dot(position_, up) > settings_.step_height) return false;
+      }
   const glm::vec3 forward = horizontal(motion, up);
   const float forward_length = glm::length(forward);
   if (forward_length <= settings_.min_move_distance) return false;
