@@ -19,8 +19,8 @@ namespace glide {
 struct CharacterInfo {
   std::uint32_t layers = 1u; ///< layer bits the character belongs to: others whose
                              ///< ControllerSettings::layer_mask shares one collide with it
-  float mass = 70.f;         ///< for pushing: a push moves the other by m / (m + m_other) (kg, > 0)
-  bool push = false;         ///< walking into another character pushes it along the ground
+  float mass = 70.f;         ///< for pushing: a push moves the other by m / (m + m_other) of the walk (kg, > 0)
+  bool push = false;         ///< walking into other characters moves them out of the way, along the ground
 };
 
 /// Characters that move together once a frame and collide with each other as capsules, on
@@ -33,11 +33,11 @@ struct CharacterInfo {
 /// The rule that makes results independent of the threads: every character moves against the
 /// world and the others' capsules as they stood at the start of the frame. Characters whose
 /// new capsules then overlap, or whose moves went beyond where their neighbours were looked
-/// for, take their moves back and move again one after the other, in the
-/// order they were added, each against the others where they now stand. So no two characters
-/// overlap after an update, none is pushed anywhere (into walls or not), and the same inputs
-/// give bit-identical results whatever the thread count or schedule. docs/controller.md,
-/// "Crowds", tells more.
+/// for, take their moves back and move again one after the other, in the order they were
+/// added, each against the others where they now stand; then the pushers, in the same order,
+/// move what stopped them out of their way. Every move is a sweep, so no two characters overlap
+/// after an update and none is pushed into walls, and the same inputs give bit-identical
+/// results whatever the thread count or schedule. docs/controller.md, "Crowds", tells more.
 class CharacterSet {
 public:
   /// The world must outlive the set, and not change during update().
