@@ -62,7 +62,7 @@ public:
   void update(std::span<const glm::vec3> velocities, float dt, const ParallelFor& parallel_for = {});
 
   /// Every character's state as bytes (docs/controller.md, "Crowds"): per character, its
-  /// velocity for who stands on it, the pushes it was given and its Controller::save_state. As there, a snapshot drops
+  /// velocity for who stands on it, its push pressure and its Controller::save_state. As there, a snapshot drops
   /// the query caches, so the updates after a save and after restoring it are bit-identical.
   std::vector<std::byte> save_state();
   /// Puts back a state save_state gave for a set of the same characters (same count; settings
