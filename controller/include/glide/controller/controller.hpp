@@ -154,12 +154,19 @@ public:
   void set_listener(ContactListener* listener) { listener_ = listener; }
   /// Other characters the moves meet as obstacles, held still (CharacterSet sets them each
   /// frame: the others' start-of-frame capsules). Hits and ground name them with
-  /// HitTarget::character. The span must stay valid while set; empty: none.
-  void set_characters(std::span<const CapsuleObstacle> characters) { nearby_.set_characters(characters); }
+  /// HitTarget::character. The span must stay valid while set; empty: none. The characters
+  /// settings().character_filter refuses are left out, asked anew at each move.
+  void set_characters(std::span<const CapsuleObstacle> characters) {
+    given_characters_ = characters;
+    pick_characters();
+  }
   const MoveTrace& last_trace() const { return trace_; }
 
 private:
   friend class CharacterSet;
+  /// Points the queries at the characters given by set_characters that character_filter
+  /// accepts (a CharacterSet picks its own and gives none).
+  void pick_characters();
   /// Throws glide::Error, before anything changes, for a move Controller::move refuses.
   void check_move(const glm::vec3& velocity, float dt) const;
 
@@ -243,6 +250,8 @@ private:
   // The pieces around the character, gathered once for many moves; a cache, so queries that
   // are logically const fill it.
   mutable NearbyPieces nearby_;
+  std::span<const CapsuleObstacle> given_characters_; ///< set_characters's span
+  std::vector<CapsuleObstacle> picked_characters_;    ///< those of them character_filter accepts
 };
 
 } // namespace glide
