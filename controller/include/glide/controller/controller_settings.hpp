@@ -49,8 +49,8 @@ struct ControllerSettings {
   std::uint32_t layer_mask = ~0u;        ///< layers the character collides with (bit mask)
   std::function<bool(PieceId)> filter{}; ///< optional: return false to pass through a piece
   /// Optional: return false to pass through another character (CharacterSet, set_characters).
-  /// Asked from the job threads of a CharacterSet update: answer by the id alone, the same
-  /// every time, or results may depend on the threads.
+  /// Asked from the job threads of a CharacterSet update, maybe several at once: answer by the
+  /// id alone, the same every time, or results may depend on the threads.
   std::function<bool(CharacterId)> character_filter{};
 };
 
