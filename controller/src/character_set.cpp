@@ -217,7 +217,7 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   const ControllerSettings& s = k.settings();
   start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
   masks_[i] = s.layer_mask;
-  filtered_[i] = s.character_filter ? 1 : 0;
+  filtered_[i] = s.character_filter || k.listener_ ? 1 : 0;
   const float motion = glm::length(effective_[i]) * dt;
   const float vertical = s.step_height + s.floor_snap_distance;
   const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
@@ -259,10 +259,11 @@ void CharacterSet::gather_near(std::size_t i) {
   std::sort(near.begin(), near.end());
 }
 
-// Whether character i meets j: j's layers share a bit with i's mask and i's filter lets j in.
+// Whether character i meets j: j's layers share a bit with i's mask and i's filter and
+// listener let j in.
 bool CharacterSet::meets(std::size_t i, std::uint32_t j) const {
   if ((start_[j].layers & masks_[i]) == 0) return false;
-  return filtered_[i] == 0 || characters_[i].controller->settings().character_filter(CharacterId{j});
+  return filtered_[i] == 0 || characters_[i].controller->accepts_character(CharacterId{j});
 }
 
 // One character's first move, against the others' start-of-frame capsules (`start_`) whose

@@ -164,13 +164,13 @@ void Controller::rewind(const Checkpoint& c) {
 }
 
 void Controller::pick_characters() {
-  if (!settings_.character_filter) {
+  if (!settings_.character_filter && !listener_) {
     nearby_.set_characters(given_characters_);
     return;
   }
   picked_characters_.clear();
   for (const CapsuleObstacle& o : given_characters_)
-    if (settings_.character_filter(o.id)) picked_characters_.push_back(o);
+    if (accepts_character(o.id)) picked_characters_.push_back(o);
   nearby_.set_characters(picked_characters_);
 }
 

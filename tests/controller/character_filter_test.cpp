@@ -84,6 +84,44 @@ TEST_CASE("two characters whose filters refuse each other walk through each othe
   CHECK(o.worst_gap_ac >= -k_penetration_tolerance);
 }
 
+TEST_CASE("a listener's validate_character refuses characters as the filter does") {
+  // The first refuses the second by its listener, the second the first by its filter.
+  struct Refuse : ContactListener {
+    bool validate_character(CharacterId other) override { return other != CharacterId{1}; }
+  } refuse;
+  World world;
+  add_floor(world);
+  add_box(world, {-20, 0, 0.5f}, {20, 3, 1.5f});
+  add_box(world, {-20, 0, -1.5f}, {20, 3, -0.5f});
+  CharacterSet set(world);
+  const CharacterId a = set.add({}, {-3, 0, 0});
+  ControllerSettings b_settings;
+  b_settings.character_filter = refusing({0});
+  const CharacterId b = set.add(b_settings, {3, 0, 0});
+  set.controller(a).set_listener(&refuse);
+  bool named = false;
+  for (int frame = 0; frame < 240; ++frame) {
+    const glm::vec3 velocities[] = {{2, -1, 0}, {-2, -1, 0}};
+    set.update(velocities, 1.f / 60.f);
+    named |= names(set.result(a), b) || names(set.result(b), a);
+  }
+  CHECK_FALSE(named);
+  CHECK(set.controller(a).position().x > 4.f);
+  CHECK(set.controller(b).position().x < -4.f);
+
+  // A Controller given characters asks its listener too, and again once it is unset.
+  const CapsuleObstacle one{{{{1, 0.3f, 0}, {1, 1.5f, 0}}, 0.3f}, {}, 1u, CharacterId{1}};
+  Controller c(world, {}, {0, 0, 0});
+  c.set_characters(std::span(&one, 1));
+  c.set_listener(&refuse);
+  for (int frame = 0; frame < 60; ++frame) c.move({2, -1, 0}, 1.f / 60.f);
+  CHECK(c.position().x > 1.5f);
+  c.set_listener(nullptr);
+  c.teleport({0, 0, 0});
+  for (int frame = 0; frame < 60; ++frame) c.move({2, -1, 0}, 1.f / 60.f);
+  CHECK(c.position().x == doctest::Approx(1.f - 0.6f).epsilon(0.02));
+}
+
 TEST_CASE("layers and the filter together: a pair meets only when both let it") {
   SUBCASE("layers meet, filters accept: blocked") {
     Walk w;

@@ -39,7 +39,8 @@ struct CharacterInfo {
 /// give bit-identical results whatever the thread count or schedule.
 ///
 /// A character meets another when the other's CharacterInfo::layers share a bit with its
-/// ControllerSettings::layer_mask and its character_filter (if any) accepts the other's id;
+/// ControllerSettings::layer_mask and its character_filter and listener's validate_character
+/// (if any) accept the other's id;
 /// else it passes through. When only one of two meets the other, that one is blocked and the
 /// other walks through: they count as overlapping for the rule above. docs/controller.md,
 /// "Crowds", tells more.
@@ -114,7 +115,7 @@ private:
   std::vector<CapsuleObstacle> start_; ///< every capsule at the start of the update, by index
   std::vector<gjk::Capsule> end_;      ///< every capsule after the first moves, by index
   std::vector<std::uint32_t> masks_;   ///< every layer_mask, by index
-  std::vector<std::uint8_t> filtered_; ///< whose settings have a character_filter (1), by index
+  std::vector<std::uint8_t> filtered_; ///< who has a character_filter or a listener (1), by index
   std::vector<std::uint8_t> refused_;  ///< whose checks failed this update (1), by index
   std::vector<gjk::Aabb> reach_;       ///< where each one's queries may go this update
   std::vector<std::uint8_t> redo_;     ///< why each one's first move is made again (0: it is not)
