@@ -217,6 +217,7 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   const ControllerSettings& s = k.settings();
   start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
   masks_[i] = s.layer_mask;
+  filtered_[i] = s.character_filter || k.listener_ ? 1 : 0;
   const float motion = glm::length(effective_[i]) * dt;
   const float vertical = s.step_height + s.floor_snap_distance;
   const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
@@ -258,18 +259,24 @@ void CharacterSet::gather_near(std::size_t i) {
   std::sort(near.begin(), near.end());
 }
 
+// Whether character i meets j: j's layers share a bit with i's mask and i's filter and
+// listener let j in.
+bool CharacterSet::meets(std::size_t i, std::uint32_t j) const {
+  if ((start_[j].layers & masks_[i]) == 0) return false;
+  return filtered_[i] == 0 || characters_[i].controller->accepts_character(CharacterId{j});
+}
+
 // One character's first move, against the others' start-of-frame capsules (`start_`) whose
 // reach meets its own. A move whose queries leave its reach may have missed a character: it
 // is marked to move again.
 void CharacterSet::move_first(std::size_t i, const glm::vec3& velocity, float dt) {
   Character& c = characters_[i];
-  const std::uint32_t mask = c.controller->settings().layer_mask;
   // The capsules a move meets, on the thread that moves it: one warm buffer per thread
   // rather than one per character.
   thread_local std::vector<CapsuleObstacle> others;
   others.clear();
   for (const std::uint32_t j : c.near)
-    if ((start_[j].layers & mask) != 0) others.push_back(start_[j]);
+    if (meets(i, j)) others.push_back(start_[j]);
   NearbyPieces& nearby = c.controller->nearby_;
   nearby.set_characters(others);
   nearby.set_character_region(reach_[i]);
@@ -288,11 +295,10 @@ MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, fl
   Character& c = characters_[i];
   const Controller::Checkpoint before = c.controller->checkpoint();
   MoveResult result;
-  const std::uint32_t mask = c.controller->settings().layer_mask;
   NearbyPieces& nearby = c.controller->nearby_;
   std::vector<CapsuleObstacle>& others = again_;
   const auto take = [&](std::uint32_t j) {
-    if (j == i || (start_[j].layers & mask) == 0) return;
+    if (j == i || !meets(i, j)) return;
     CapsuleObstacle o = start_[j];
     o.capsule = characters_[j].controller->capsule();
     others.push_back(o);
@@ -463,6 +469,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   start_.resize(n);
   reach_.resize(n);
   masks_.resize(n);
+  filtered_.resize(n);
   refused_.assign(n, 0);
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
@@ -505,7 +512,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
       if (redo_[i] != 0) continue;
       const gjk::Capsule& mine = end_[i];
       for (const std::uint32_t j : characters_[i].near) {
-        if ((start_[j].layers & masks_[i]) == 0 && (start_[i].layers & masks_[j]) == 0) continue;
+        if (!meets(i, j) && !meets(j, static_cast<std::uint32_t>(i))) continue;
         const gjk::Capsule& theirs = end_[j];
         if (!surely_apart(mine, theirs) &&
             gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {

@@ -163,8 +163,20 @@ void Controller::rewind(const Checkpoint& c) {
   seen_revision_ = c.seen_revision;
 }
 
+void Controller::pick_characters() {
+  if (!settings_.character_filter && !listener_) {
+    nearby_.set_characters(given_characters_);
+    return;
+  }
+  picked_characters_.clear();
+  for (const CapsuleObstacle& o : given_characters_)
+    if (accepts_character(o.id)) picked_characters_.push_back(o);
+  nearby_.set_characters(picked_characters_);
+}
+
 MoveResult Controller::move(const glm::vec3& velocity, float dt) {
   check_move(velocity, dt);
+  if (!given_characters_.empty()) pick_characters();
   MoveResult result;
   trace_.iterations.clear();
   const glm::vec3 start = position_;
@@ -227,6 +239,7 @@ void Controller::teleport(const glm::vec3& position) {
   check_position(position, "Controller::teleport: position");
   position_ = position;
   trace_.iterations.clear();
+  if (!given_characters_.empty()) pick_characters();
   update_ground();
   seen_revision_ = world_->revision();
 }
@@ -260,6 +273,7 @@ bool Controller::set_settings(const ControllerSettings& settings) {
   if (shape_changes && !room_for(settings)) return false;
   settings_ = settings;
   failed_step_ = {};
+  if (!given_characters_.empty()) pick_characters();
   update_ground();
   return true;
 }

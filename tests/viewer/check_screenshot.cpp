@@ -1,8 +1,9 @@
 // Checks a screenshot of `glide demo --view --autopilot` the way a person glancing at it would:
 // the picture is not blank, sky above and level below, the magenta capsule near the centre,
-// and the two ImGui panels drawn. Prints one line per check; exits 0 when all pass.
+// and the two ImGui panels drawn; with --walkers, the crowd walkers' yellow capsules too. Prints
+// one line per check; exits 0 when all pass.
 //
-//   check_screenshot shot.png
+//   check_screenshot shot.png [--walkers]
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STB_IMAGE_STATIC
@@ -24,6 +25,7 @@
 #include <cstdio>
 #include <functional>
 #include <initializer_list>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -69,7 +71,7 @@ double fraction(const Image& img, double x0, double y0, double x1, double y1, co
 }
 
 // Runs every check; prints one line each when `verbose`. Returns the number that failed.
-int run_checks(const Image& img, bool verbose) {
+int run_checks(const Image& img, bool walkers, bool verbose) {
   int failures = 0;
   const auto check = [&](bool ok, const char* what, double value) {
     if (verbose) std::printf("%s %-60s %.4f\n", ok ? "ok  " : "FAIL", what, value);
@@ -122,16 +124,22 @@ int run_checks(const Image& img, bool verbose) {
   const double stats_dark = fraction(img, 0.79, 0.05, 0.99, 0.25, dark);
   check(stats_dark > 0.3, "stats panel background, top right (dark fraction)", stats_dark);
 
+  if (walkers) {
+    // The walkers around the character, in the scene between the panels.
+    const auto walker = [](Rgb p) { return shaded(p, glide::viewer::k_walker_color); };
+    const double around = fraction(img, 0.27, 0.0, 0.78, 1.0, walker);
+    check(around > 0.002, "walker color in the scene (fraction)", around);
+  }
   return failures;
 }
 
 // The checks must be able to fail: altered copies of the shot, each missing one thing a
 // person would miss, must each fail at least one check.
-int self_test(const Image& shot) {
+int self_test(const Image& shot, bool walkers) {
   using namespace glide::viewer;
   int wrong = 0;
   const auto expect_rejected = [&](const char* what, const Image& altered) {
-    const bool rejected = run_checks(altered, false) > 0;
+    const bool rejected = run_checks(altered, walkers, false) > 0;
     std::printf("%s self-test: a shot %s is rejected\n", rejected ? "ok  " : "FAIL", what);
     if (!rejected) ++wrong;
   };
@@ -155,14 +163,23 @@ int self_test(const Image& shot) {
   for (int y = shot.height * 85 / 100; y < shot.height; ++y)
     for (int x = 0; x < shot.width; ++x) no_level.set(x, y, k_sky_color);
   expect_rejected("without the level below the character", no_level);
+
+  if (walkers) {
+    Image no_walkers = shot;
+    for (int y = 0; y < shot.height; ++y)
+      for (int x = 0; x < shot.width; ++x)
+        if (shaded(shot.at(x, y), k_walker_color)) no_walkers.set(x, y, k_walkable_color);
+    expect_rejected("without the walkers", no_walkers);
+  }
   return wrong;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: check_screenshot PNG\n");
+  const bool walkers = argc == 3 && std::string_view(argv[2]) == "--walkers";
+  if (argc != 2 && !walkers) {
+    std::fprintf(stderr, "usage: check_screenshot PNG [--walkers]\n");
     return 2;
   }
   Image img;
@@ -174,8 +191,8 @@ int main(int argc, char** argv) {
   }
   img.data.assign(pixels, pixels + 3 * static_cast<std::size_t>(img.width) * img.height);
   stbi_image_free(pixels);
-  const int failures = run_checks(img, true);
-  const int wrong = self_test(img);
+  const int failures = run_checks(img, walkers, true);
+  const int wrong = self_test(img, walkers);
   std::printf("%s\n", failures == 0 && wrong == 0 ? "screenshot looks right" : "screenshot check failed");
   return failures == 0 && wrong == 0 ? 0 : 1;
 }

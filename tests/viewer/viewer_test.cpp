@@ -2,6 +2,7 @@
 // walker on the built-in level. The drawn picture is checked by the viewer_screenshot test.
 #include "approx.hpp"
 #include "camera.hpp"
+#include "crowd_walkers.hpp"
 
 #include "debug_draw.hpp"
 #include "mesh.hpp"
@@ -9,6 +10,7 @@
 #include "walker.hpp"
 
 #include <glide/error.hpp>
+#include <glide/gjk/segment_pair.hpp>
 
 #include <doctest/doctest.h>
 #include <glm/geometric.hpp>
@@ -16,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -286,4 +289,92 @@ TEST_CASE("camera: turning with the ground keeps its forward fixed on a turning 
     CHECK_APPROX(camera.forward(), turned, 1e-6f);
     CHECK_APPROX(camera.right(), turned_side, 1e-6f);
   }
+}
+
+namespace {
+
+// Gap between two capsules (m; negative when overlapping).
+float capsule_gap(const gjk::Capsule& a, const gjk::Capsule& b) {
+  return gjk::closest_points(a.segment, b.segment).distance - a.radius - b.radius;
+}
+
+// The built-in level's character standing at the spawn, with `count` walkers around it, run
+// for `frames` as the viewer runs them: the character moves against the walkers' capsules,
+// then the walkers move. Returns every walker's position after every frame.
+struct WalkersRun {
+  std::size_t placed = 0;
+  float spawn_gap = 1e9f;         ///< closest a spawned walker came to the character or geometry (m)
+  float worst_pair_gap = 1e9f;    ///< closest two walkers came after a frame (m)
+  float farthest = 0.f;           ///< farthest a walker went from the character, across the floor (m)
+  bool character_hit_one = false; ///< the character's walk met a walker
+  std::vector<glm::vec3> trail;
+};
+WalkersRun run_walkers(int count, int frames, const glm::vec3& walk) {
+  const ViewerLevel level = builtin_level();
+  Controller player(level.world, {}, level.spawn);
+  CrowdWalkers crowd(level.world, 2);
+  WalkersRun run;
+  run.placed = crowd.spawn(player, count);
+  for (const CapsuleObstacle& o : crowd.obstacles()) {
+    run.spawn_gap = std::min(run.spawn_gap, capsule_gap(o.capsule, player.capsule()));
+    for (const Contact& c : level.world.overlap_capsule(o.capsule, 0.f))
+      run.spawn_gap = std::min(run.spawn_gap, c.distance);
+  }
+  const float dt = 1.f / 60.f;
+  player.set_characters(crowd.obstacles());
+  for (int frame = 0; frame < frames; ++frame) {
+    const MoveResult& r = player.move(walk + glm::vec3(0.f, -2.f, 0.f), dt);
+    for (int h = 0; h < r.hit_count; ++h)
+      run.character_hit_one |= r.hits[static_cast<std::size_t>(h)].target == HitTarget::character;
+    crowd.step(player.position(), dt);
+    player.set_characters(crowd.obstacles());
+    const std::span<const CapsuleObstacle> walkers = crowd.obstacles();
+    for (std::size_t i = 0; i < walkers.size(); ++i) {
+      for (std::size_t j = i + 1; j < walkers.size(); ++j)
+        run.worst_pair_gap = std::min(run.worst_pair_gap, capsule_gap(walkers[i].capsule, walkers[j].capsule));
+      const glm::vec3 feet = crowd.set().controller(CharacterId{static_cast<std::uint32_t>(i)}).position();
+      run.farthest =
+          std::max(run.farthest, glm::length(glm::vec2(feet.x - player.position().x, feet.z - player.position().z)));
+      run.trail.push_back(feet);
+    }
+  }
+  return run;
+}
+
+} // namespace
+
+TEST_CASE("walkers: spawned on free spots around the character, they walk near it and never overlap") {
+  const WalkersRun run = run_walkers(40, 300, glm::vec3(0.f));
+  CHECK(run.placed == 40);
+  CHECK(run.spawn_gap >= 0.f); // touching neither the character nor the level
+  CHECK(run.worst_pair_gap >= -1e-3f);
+  // Goals lie within 10 m of the character: the walkers stay around it (spawned within 6 m).
+  CHECK(run.farthest < CrowdWalkers::k_route_radius + 6.f);
+  // They walk: the last frame is not the first.
+  REQUIRE(run.trail.size() == 40u * 300u);
+  float moved = 0.f;
+  for (std::size_t i = 0; i < 40; ++i) moved += glm::length(run.trail[run.trail.size() - 40 + i] - run.trail[i]);
+  CHECK(moved / 40.f > 1.f);
+  // The same seed walks the same paths.
+  const WalkersRun again = run_walkers(40, 300, glm::vec3(0.f));
+  CHECK(std::memcmp(again.trail.data(), run.trail.data(), run.trail.size() * sizeof(glm::vec3)) == 0);
+}
+
+TEST_CASE("walkers: the character walking among them is blocked by them; clearing them frees its way") {
+  // Walking +x at 4 m/s into the spiral of walkers around it, it meets one within a second.
+  const WalkersRun run = run_walkers(24, 60, glm::vec3(4.f, 0.f, 0.f));
+  CHECK(run.character_hit_one);
+  const WalkersRun none = run_walkers(0, 60, glm::vec3(4.f, 0.f, 0.f));
+  CHECK(none.placed == 0);
+  CHECK_FALSE(none.character_hit_one);
+
+  const ViewerLevel level = builtin_level();
+  Controller player(level.world, {}, level.spawn);
+  CrowdWalkers crowd(level.world, 1);
+  CHECK(crowd.spawn(player, 10) == 10);
+  CHECK(crowd.obstacles().size() == 10);
+  crowd.clear();
+  CHECK(crowd.size() == 0);
+  CHECK(crowd.obstacles().empty());
+  crowd.step(player.position(), 1.f / 60.f); // nothing to move
 }

@@ -19,6 +19,8 @@ FrameInput Input::poll(GLFWwindow* window, bool ui_keyboard, bool ui_mouse) {
   in.jump = held(GLFW_KEY_SPACE);
   in.reload = pressed(window, GLFW_KEY_F5, reload_down_);
   in.record = pressed(window, GLFW_KEY_F9, record_down_);
+  in.spawn_walkers = pressed(window, GLFW_KEY_F6, spawn_down_);
+  in.clear_walkers = pressed(window, GLFW_KEY_F7, clear_down_);
   in.quit = glfwGetKey(window, GLFW_KEY_ESCAPE) == GLFW_PRESS;
 
   double x = 0.0, y = 0.0;

@@ -59,7 +59,7 @@ bool group_widgets(const fields::Table<S>& table, const char* group, S& s) {
 
 } // namespace
 
-PanelActions tuning_panel(Walker& walker, DebugDrawOptions& debug, PanelState& state,
+PanelActions tuning_panel(Walker& walker, const CrowdWalkers& crowd, DebugDrawOptions& debug, PanelState& state,
                           const std::string& settings_file) {
   PanelActions actions;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
@@ -96,6 +96,14 @@ PanelActions tuning_panel(Walker& walker, DebugDrawOptions& debug, PanelState& s
       ImGui::SliderFloat("walk speed (m/s)", &walker.tuning.walk_speed, 0.5f, 15.f, "%.1f");
       group_widgets(player_settings_table(), group, walker.tuning.player);
     }
+  }
+  if (ImGui::CollapsingHeader("Walkers", ImGuiTreeNodeFlags_DefaultOpen)) {
+    // A crowd around the character: they walk to random goals near it and it bumps into them.
+    ImGui::SliderInt("count", &state.walker_count, 1, 500);
+    actions.spawn_walkers = ImGui::Button("Spawn walkers (F6)");
+    ImGui::SameLine();
+    actions.clear_walkers = ImGui::Button("Clear (F7)");
+    ImGui::TextDisabled("%zu walking, update %.0f us", crowd.size(), crowd.last_update_us());
   }
   if (ImGui::CollapsingHeader("Debug draw", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::Checkbox("closest points", &debug.closest_points);
@@ -135,6 +143,7 @@ void stats_panel(const Walker& walker, const std::string& level_name, float fram
   ImGui::Text("frame: %.1f ms", frame_ms);
   ImGui::TextDisabled("WASD walk, space jump, right drag look");
   ImGui::TextDisabled("F5 reload, F9 record case, Esc quit");
+  ImGui::TextDisabled("F6 spawn walkers, F7 clear them");
   ImGui::End();
 }
 

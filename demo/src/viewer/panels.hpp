@@ -1,5 +1,6 @@
 #pragma once
 
+#include "crowd_walkers.hpp"
 #include "debug_draw.hpp"
 #include "walker.hpp"
 
@@ -13,12 +14,15 @@ struct PanelActions {
   bool load_settings = false;
   bool reload_level = false;
   bool record_case = false;
+  bool spawn_walkers = false;
+  bool clear_walkers = false;
 };
 
 /// The panels' own state: the last status line and whether it reports a failure.
 struct PanelState {
   std::string status;
   bool status_is_error = false;
+  int walker_count = 50; ///< walkers the spawn button and F6 place (count)
   void report(std::string message, bool error) {
     status = std::move(message);
     status_is_error = error;
@@ -28,7 +32,9 @@ struct PanelState {
 /// Tuning panel (RecastDemo-style groups: Shape, Movement, Slopes & steps, Solver, Debug draw)
 /// with every ControllerSettings field. Changes go through Controller::set_settings at once; a
 /// refused change (no room for a bigger capsule, a value out of its limits) is reported and undone.
-PanelActions tuning_panel(Walker& walker, DebugDrawOptions& debug, PanelState& state, const std::string& settings_file);
+/// The Walkers group spawns and clears crowd walkers (`crowd`).
+PanelActions tuning_panel(Walker& walker, const CrowdWalkers& crowd, DebugDrawOptions& debug, PanelState& state,
+                          const std::string& settings_file);
 
 /// Stats panel: time per move, iterations, ground state, contacts, frame rate.
 void stats_panel(const Walker& walker, const std::string& level_name, float frame_ms);

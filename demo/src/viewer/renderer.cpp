@@ -111,7 +111,7 @@ Renderer::Renderer() {
 }
 
 Renderer::~Renderer() {
-  for (Mesh* m : {&level_, &capsule_, &sphere_}) {
+  for (Mesh* m : {&level_, &capsule_, &walker_, &sphere_}) {
     glDeleteBuffers(1, &m->vbo);
     glDeleteVertexArrays(1, &m->vao);
   }
@@ -157,6 +157,10 @@ void Renderer::set_capsule(float radius, float height) {
   upload(capsule_, capsule_mesh(radius, height, k_capsule_color));
 }
 
+void Renderer::set_walker_capsule(float radius, float height) {
+  upload(walker_, capsule_mesh(radius, height, k_walker_color));
+}
+
 void Renderer::begin(int width, int height, const glm::mat4& view_projection) {
   view_projection_ = view_projection;
   glViewport(0, 0, width, height);
@@ -188,6 +192,10 @@ void Renderer::draw_piece(std::size_t index, const gjk::Transform& transform) {
 
 void Renderer::draw_capsule(const glm::vec3& feet) {
   draw_mesh(capsule_, glm::translate(glm::mat4(1.f), feet), glm::vec3(1.f));
+}
+
+void Renderer::draw_walker(const glm::vec3& feet) {
+  draw_mesh(walker_, glm::translate(glm::mat4(1.f), feet), glm::vec3(1.f));
 }
 
 void Renderer::draw_sphere(const glm::vec3& centre, float radius, const glm::vec3& color) {

@@ -30,6 +30,8 @@ public:
   /// The moving pieces, one mesh each in the piece's own space (piece_mesh).
   void set_pieces(const std::vector<TriangleMesh>& meshes);
   void set_capsule(float radius, float height);
+  /// The crowd walkers' capsule (k_walker_color).
+  void set_walker_capsule(float radius, float height);
 
   /// Clears to the sky color and sets the camera for the draws that follow.
   void begin(int width, int height, const glm::mat4& view_projection);
@@ -37,6 +39,7 @@ public:
   /// Draws moving piece `index` (of set_pieces) placed by `transform`.
   void draw_piece(std::size_t index, const gjk::Transform& transform);
   void draw_capsule(const glm::vec3& feet);
+  void draw_walker(const glm::vec3& feet);
   void draw_sphere(const glm::vec3& centre, float radius, const glm::vec3& color);
   /// Pairs of vertices, one segment each, drawn over the geometry (no depth test) so
   /// contacts inside walls stay visible.
@@ -51,7 +54,7 @@ private:
   void draw_mesh(const Mesh& mesh, const glm::mat4& model, const glm::vec3& tint);
 
   std::uint32_t lit_program_ = 0, line_program_ = 0;
-  Mesh level_, capsule_, sphere_;
+  Mesh level_, capsule_, walker_, sphere_;
   std::vector<Mesh> pieces_;
   std::uint32_t line_vao_ = 0, line_vbo_ = 0;
   glm::mat4 view_projection_{1.f};

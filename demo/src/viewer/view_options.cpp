@@ -13,6 +13,11 @@ void add_view_options(CLI::App& command, ViewerOptions& options) {
       .add_option("--settings", options.settings_file,
                   "Controller settings JSON: loaded at start when it exists, saved from the tuning panel")
       ->group(group);
+  command
+      .add_option("--walkers", options.walkers,
+                  "Spawn this many crowd walkers around the character at start (F6 spawns, F7 clears)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(group);
   command.add_option("--record-file", options.record_file, "Case file the record key (F9) adds to")
       ->capture_default_str()
       ->group(group);

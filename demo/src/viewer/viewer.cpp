@@ -2,6 +2,7 @@
 #include "view_options.hpp"
 
 #include "camera.hpp"
+#include "crowd_walkers.hpp"
 #include "debug_draw.hpp"
 #include "input.hpp"
 #include "mesh.hpp"
@@ -45,7 +46,13 @@ public:
         settings_file_(options.settings_file.empty() ? "glide_viewer_settings.json" : options.settings_file) {
     walker_ = std::make_unique<Walker>(level_->world, level_->moving, settings, level_->spawn);
     walker_->tuning.player = options.player;
+    crowd_ = std::make_unique<CrowdWalkers>(level_->world);
+    renderer_.set_walker_capsule(ControllerSettings{}.radius, ControllerSettings{}.height);
     rebuild_meshes();
+    if (options.walkers > 0) {
+      panel_.walker_count = options.walkers;
+      spawn_walkers();
+    }
     window_.set_title("glide viewer: " + level_->name);
   }
 
@@ -69,13 +76,18 @@ public:
       if (in.quit) window_.request_close();
       camera_.look(in.look.x, in.look.y);
       camera_.turn_with_ground(walker_->step(in, camera_.forward(), camera_.right(), dt).yaw_delta);
+      // The walkers move after the character, which met them where they stood at the frame's start.
+      crowd_->step(walker_->controller().position(), dt);
+      walker_->controller().set_characters(crowd_->obstacles());
 
-      const PanelActions actions = tuning_panel(*walker_, debug_, panel_, settings_file_);
+      const PanelActions actions = tuning_panel(*walker_, *crowd_, debug_, panel_, settings_file_);
       stats_panel(*walker_, level_->name, real_dt * 1000.f);
       if (in.reload || actions.reload_level) reload();
       if (in.record || actions.record_case) record();
       if (actions.save_settings) save();
       if (actions.load_settings) load();
+      if (in.spawn_walkers || actions.spawn_walkers) spawn_walkers();
+      if (in.clear_walkers || actions.clear_walkers) clear_walkers();
       if (shape_changed()) rebuild_meshes();
 
       draw();
@@ -103,6 +115,8 @@ private:
     const auto& moving = walker_->moving_pieces();
     for (std::size_t i = 0; i < moving.size(); ++i) renderer_.draw_piece(i, level_->world.transform(moving[i].id));
     renderer_.draw_capsule(feet);
+    for (const CapsuleObstacle& o : crowd_->obstacles())
+      renderer_.draw_walker(o.capsule.segment.a - o.capsule.radius * glm::vec3(0.f, 1.f, 0.f));
     const DebugScene scene = debug_scene(level_->world, walker_->controller(), walker_->last(), debug_);
     for (const DebugSphere& s : scene.spheres) renderer_.draw_sphere(s.centre, debug_.sphere_radius, s.color);
     renderer_.draw_lines(scene.lines);
@@ -136,13 +150,35 @@ private:
       walker_ = std::make_unique<Walker>(fresh->world, fresh->moving, walker_->controller().settings(), fresh->spawn);
       walker_->tuning = tuning;
       walker_->pause_pieces = paused;
+      // So are the walkers, as many as there were, around the character where it starts again.
+      const std::size_t walkers = crowd_->size();
+      crowd_ = std::make_unique<CrowdWalkers>(fresh->world);
       level_ = std::move(fresh);
+      if (walkers > 0) spawn_walkers(static_cast<int>(walkers));
       rebuild_meshes();
       panel_.report("level reloaded: " + level_->name, false);
     } catch (const Error& e) {
       panel_.report(std::string("reload failed: ") + e.what(), true);
     }
     out_ << panel_.status << "\n";
+  }
+
+  // Replaces the walkers with `count` (the panel's count when negative) around the character.
+  void spawn_walkers(int count = -1) {
+    const int wanted = count < 0 ? panel_.walker_count : count;
+    walker_->controller().set_characters({});
+    const std::size_t placed = crowd_->spawn(walker_->controller(), wanted);
+    walker_->controller().set_characters(crowd_->obstacles());
+    panel_.report("spawned " + std::to_string(placed) + " walkers" +
+                      (placed < static_cast<std::size_t>(wanted) ? " (no room for more around the character)" : ""),
+                  placed < static_cast<std::size_t>(wanted));
+    out_ << panel_.status << "\n";
+  }
+
+  void clear_walkers() {
+    walker_->controller().set_characters({});
+    crowd_->clear();
+    panel_.report("walkers cleared", false);
   }
 
   void record() {
@@ -194,6 +230,7 @@ private:
   std::string settings_file_;
   Renderer renderer_;
   std::unique_ptr<Walker> walker_;
+  std::unique_ptr<CrowdWalkers> crowd_;
   Camera camera_;
   Input input_;
   DebugDrawOptions debug_;

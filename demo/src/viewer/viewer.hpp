@@ -37,6 +37,7 @@ struct ViewerOptions {
   std::string record_file = "glide_recorded_cases.json"; ///< case file the record key (F9) adds to
   ControllerSettings controller; ///< starting settings; the settings file, when it exists, overrides them
   PlayerSettings player{.gravity = 15.f, .jump_speed = 5.5f}; ///< the walker's gravity and jumps
+  int walkers = 0; ///< crowd walkers spawned around the character at start (count, >= 0)
 };
 
 /// Opens a window and runs the interactive viewer until it is closed (Esc) or `frames` have

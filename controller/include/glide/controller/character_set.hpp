@@ -37,7 +37,13 @@ struct CharacterInfo {
 /// added, each against the others where they now stand; then the pushers, in the same order,
 /// move what stopped them out of their way. Every move is a sweep, so no two characters overlap
 /// after an update and none is pushed into walls, and the same inputs give bit-identical
-/// results whatever the thread count or schedule. docs/controller.md, "Crowds", tells more.
+/// results whatever the thread count or schedule.
+///
+/// A character meets another when the other's CharacterInfo::layers share a bit with its
+/// ControllerSettings::layer_mask and its character_filter and listener's validate_character
+/// (if any) accept the other's id; else it passes through. When only one of two meets the
+/// other, that one is blocked and the other walks through: they count as overlapping for the
+/// rule above. docs/controller.md, "Crowds", tells more.
 class CharacterSet {
 public:
   /// The world must outlive the set, and not change during update().
@@ -95,6 +101,7 @@ private:
   void prepare(std::size_t i, const glm::vec3& input, float dt);
   void build_grid();
   void gather_near(std::size_t i);
+  bool meets(std::size_t i, std::uint32_t j) const;
   void move_first(std::size_t i, const glm::vec3& velocity, float dt);
   MoveResult move_again(std::size_t i, const glm::vec3& velocity, float dt);
   glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
@@ -108,6 +115,7 @@ private:
   std::vector<CapsuleObstacle> start_; ///< every capsule at the start of the update, by index
   std::vector<gjk::Capsule> end_;      ///< every capsule after the first moves, by index
   std::vector<std::uint32_t> masks_;   ///< every layer_mask, by index
+  std::vector<std::uint8_t> filtered_; ///< who has a character_filter or a listener (1), by index
   std::vector<std::uint8_t> refused_;  ///< whose checks failed this update (1), by index
   std::vector<gjk::Aabb> reach_;       ///< where each one's queries may go this update
   std::vector<std::uint8_t> redo_;     ///< why each one's first move is made again (0: it is not)

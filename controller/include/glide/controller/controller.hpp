@@ -91,6 +91,9 @@ public:
   virtual ~ContactListener() = default;
   /// Return false to let the character pass through this piece.
   virtual bool validate(PieceId) { return true; }
+  /// Return false to let the character pass through this other character; asked as
+  /// ControllerSettings::character_filter is (from a CharacterSet's job threads).
+  virtual bool validate_character(CharacterId) { return true; }
   /// Called for every contact met during a move.
   virtual void on_contact_added(const ControllerHit&) {}
   /// May change the velocity that carries the rest of the move after this contact (m/s; finite,
@@ -153,15 +156,30 @@ public:
   /// The capsule in world space at the current position.
   gjk::Capsule capsule() const { return capsule_at(position_); }
   gjk::Capsule capsule_at(const glm::vec3& feet) const;
-  void set_listener(ContactListener* listener) { listener_ = listener; }
+  void set_listener(ContactListener* listener) {
+    listener_ = listener;
+    if (!given_characters_.empty()) pick_characters();
+  }
   /// Other characters the moves meet as obstacles, held still (CharacterSet sets them each
   /// frame: the others' start-of-frame capsules). Hits and ground name them with
-  /// HitTarget::character. The span must stay valid while set; empty: none.
-  void set_characters(std::span<const CapsuleObstacle> characters) { nearby_.set_characters(characters); }
+  /// HitTarget::character. The span must stay valid while set; empty: none. The characters
+  /// settings().character_filter or the listener's validate_character refuses are left out,
+  /// asked anew at each move.
+  void set_characters(std::span<const CapsuleObstacle> characters) {
+    given_characters_ = characters;
+    pick_characters();
+  }
   const MoveTrace& last_trace() const { return trace_; }
 
 private:
   friend class CharacterSet;
+  /// Points the queries at the characters given by set_characters that character_filter and
+  /// the listener accept (a CharacterSet picks its own and gives none).
+  bool accepts_character(CharacterId other) const {
+    return (!settings_.character_filter || settings_.character_filter(other)) &&
+           (!listener_ || listener_->validate_character(other));
+  }
+  void pick_characters();
   /// Throws glide::Error, before anything changes, for a move Controller::move refuses.
   void check_move(const glm::vec3& velocity, float dt) const;
 
@@ -256,6 +274,8 @@ private:
   // The pieces around the character, gathered once for many moves; a cache, so queries that
   // are logically const fill it.
   mutable NearbyPieces nearby_;
+  std::span<const CapsuleObstacle> given_characters_; ///< set_characters's span
+  std::vector<CapsuleObstacle> picked_characters_;    ///< those of them character_filter accepts
 };
 
 } // namespace glide

@@ -48,6 +48,10 @@ struct ControllerSettings {
   // Filtering.
   std::uint32_t layer_mask = ~0u;        ///< layers the character collides with (bit mask)
   std::function<bool(PieceId)> filter{}; ///< optional: return false to pass through a piece
+  /// Optional: return false to pass through another character (CharacterSet, set_characters).
+  /// Asked from the job threads of a CharacterSet update, maybe several at once: answer by the
+  /// id alone, the same every time, or results may depend on the threads.
+  std::function<bool(CharacterId)> character_filter{};
 };
 
 /// Throws glide::Error naming the first field out of its limits.
