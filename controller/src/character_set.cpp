@@ -1,6 +1,8 @@
 // A crowd's frame: neighbours from a grid, every move against the start-of-frame capsules, then
 // the moves that ended in an overlap or left their reach taken back and made again one by one
 // in id order.
+#include "horizontal.hpp"
+
 #include <glide/controller/character_set.hpp>
 #include <glide/error.hpp>
 #include <glide/gjk/segment_pair.hpp>
@@ -351,7 +353,7 @@ glm::vec3 CharacterSet::carried_velocity(std::size_t i, const glm::vec3& input) 
   if (ground.state == GroundState::on_ground && ground.target == HitTarget::character &&
       ground.character.value < characters_.size()) {
     const glm::vec3 under = characters_[ground.character.value].velocity;
-    v += under - up * glm::dot(under, up); // along the ground: falling with it is gravity's job
+    v += detail::horizontal(under, up); // along the ground: falling with it is gravity's job
   }
   return v;
 }
@@ -366,11 +368,11 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
                               bool pusher, int& moves) {
   Character& c = characters_[i];
   const glm::vec3& up = c.controller->settings().up;
-  left -= up * glm::dot(left, up);
+  left = detail::horizontal(left, up);
   for (int h = 0; h < stopped.hit_count; ++h) {
     const ControllerHit& hit = stopped.hits[static_cast<std::size_t>(h)];
     if (hit.target == HitTarget::character) continue;
-    glm::vec3 n = hit.normal - up * glm::dot(hit.normal, up);
+    glm::vec3 n = detail::horizontal(hit.normal, up);
     if (glm::dot(n, n) < 1e-6f) continue;
     n = glm::normalize(n);
     if (const float against = glm::dot(left, n); against < 0.f) left -= n * against;
@@ -383,8 +385,8 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     for (int e = 0; e < h && !seen; ++e)
       seen = stopped.hits[static_cast<std::size_t>(e)].target == HitTarget::character &&
              stopped.hits[static_cast<std::size_t>(e)].character == hit.character;
-    if (seen || c.shoved_by == hit.character.value) continue;        // no pushing back who pushed it
-    glm::vec3 along = -(hit.normal - up * glm::dot(hit.normal, up)); // from i into the other
+    if (seen || c.shoved_by == hit.character.value) continue; // no pushing back who pushed it
+    glm::vec3 along = -detail::horizontal(hit.normal, up);    // from i into the other
     const float length = glm::length(along);
     if (length < 1e-3f) continue;
     along /= length;
@@ -450,7 +452,7 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
     Character& c = characters_[i];
     if (!c.info.push) continue;
     const glm::vec3& up = c.controller->settings().up;
-    const glm::vec3 wanted = velocities[i] * dt - up * glm::dot(velocities[i] * dt, up);
+    const glm::vec3 wanted = detail::horizontal(velocities[i] * dt, up);
     const float wanted2 = glm::dot(wanted, wanted);
     const bool stopped = wanted2 > 0.f && glm::dot(c.result.displacement, wanted) < k_stopped * wanted2;
     c.pressure = std::clamp(c.pressure + (stopped ? dt : -dt) / k_pressure_time, 0.f, 1.f);

@@ -1,4 +1,6 @@
 // The slide and stair steps of Controller::move.
+#include "horizontal.hpp"
+
 #include <glide/controller/controller.hpp>
 #include <glide/controller/slide.hpp>
 #include <glide/world/world.hpp>
@@ -11,11 +13,7 @@
 
 namespace glide {
 
-namespace {
-
-glm::vec3 horizontal(const glm::vec3& v, const glm::vec3& up) { return v - up * glm::dot(v, up); }
-
-} // namespace
+using detail::horizontal;
 
 void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bool walking, MoveResult& result) {
   const glm::vec3& up = settings_.up;
