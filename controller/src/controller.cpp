@@ -120,10 +120,11 @@ bool Controller::walkable(const glm::vec3& normal) const {
 // steep; the most upward face of the piece through the contact point tells what the character
 // really stands on. Only edges low enough to step over count, so walls stay walls.
 glm::vec3 Controller::surface_normal(HitTarget target, PieceId piece, const glm::vec3& point,
-                                     const glm::vec3& contact_normal) const {
+                                     const glm::vec3& contact_normal, std::uint32_t triangle) const {
   const glm::vec3& up = settings_.up;
   if (target != HitTarget::piece || glm::dot(contact_normal, up) <= 0.f) return contact_normal;
   if (glm::dot(point - position_, up) > settings_.step_height + settings_.skin_width) return contact_normal;
+  if (triangle != ~0u) return mesh_surface_normal(piece, triangle, point, contact_normal);
   glm::vec3 best = contact_normal;
   // Inside a face the character already touches, that face is the only one through the point.
   if (const glm::vec3* face = nearby_.face_normal(piece, point, 1e-4f + 1e-6f * glm::length(point))) {
@@ -137,6 +138,34 @@ glm::vec3 Controller::surface_normal(HitTarget target, PieceId piece, const glm:
     if (std::abs(glm::dot(face.normal, local) - face.offset) > tolerance) continue;
     const glm::vec3 n = transform.rotation * face.normal;
     if (glm::dot(n, contact_normal) > 0.f && glm::dot(n, up) > glm::dot(best, up)) best = n;
+  }
+  return best;
+}
+
+// surface_normal on a mesh piece: the faces through the point are the triangle's and, on an
+// edge, its neighbour's across it; each is taken from the side the capsule is on.
+glm::vec3 Controller::mesh_surface_normal(PieceId piece, std::uint32_t triangle, const glm::vec3& point,
+                                          const glm::vec3& contact_normal) const {
+  const glm::vec3& up = settings_.up;
+  const TriangleMesh& mesh = world_->mesh(piece);
+  const gjk::Transform& transform = world_->transform(piece);
+  const glm::vec3 local = transform.apply_inverse(point);
+  const float tolerance = 1e-4f + 1e-6f * glm::length(local);
+  glm::vec3 best = contact_normal;
+  const auto consider = [&](std::uint32_t t) {
+    glm::vec3 n = transform.rotation * mesh.face_normal(t);
+    if (glm::dot(n, contact_normal) < 0.f) n = -n;
+    if (glm::dot(n, contact_normal) > 0.f && glm::dot(n, up) > glm::dot(best, up)) best = n;
+  };
+  consider(triangle);
+  const TriangleMesh::Indices& corners = mesh.triangles()[triangle];
+  for (int e = 0; e < 3; ++e) {
+    const std::uint32_t other = mesh.neighbour(triangle, e);
+    if (other == TriangleMesh::k_none) continue;
+    const glm::vec3 p = mesh.vertices()[corners[static_cast<std::size_t>(e)]];
+    const glm::vec3 d = mesh.vertices()[corners[static_cast<std::size_t>((e + 1) % 3)]] - p;
+    const float u = std::clamp(glm::dot(local - p, d) / glm::dot(d, d), 0.f, 1.f);
+    if (glm::length(local - (p + u * d)) <= tolerance) consider(other);
   }
   return best;
 }

@@ -113,7 +113,7 @@ bool Controller::snap_to_floor() {
   const glm::vec3& up = settings_.up;
   const float reach = settings_.floor_snap_distance;
   const SweepHit hit = sweep(-up * reach);
-  if (!hit.hit || !walkable(surface_normal(hit.target, hit.piece, hit.point, hit.normal))) return false;
+  if (!hit.hit || !walkable(surface_normal(hit.target, hit.piece, hit.point, hit.normal, hit.triangle))) return false;
   const float drop = hit.fraction * reach;
   if (drop <= 2.f * settings_.toi_tolerance) return false;
   position_ -= up * drop;
@@ -135,7 +135,7 @@ void Controller::update_ground() {
   for (const Contact& c : contacts) {
     if (c.distance < recovery_gap()) probe_cache_.overlapping = true;
     if (glm::dot(c.normal, up) <= 1e-3f) continue;
-    const glm::vec3 surface = surface_normal(c.target, c.piece, c.point_on_piece, c.normal);
+    const glm::vec3 surface = surface_normal(c.target, c.piece, c.point_on_piece, c.normal, c.triangle);
     const bool walk = walkable(surface);
     const float score = glm::dot(surface, up) + (walk ? 2.f : 0.f);
     if (score <= best) continue;

@@ -139,7 +139,7 @@ bool Controller::try_step(const glm::vec3& motion, const SweepHit& blocker, glm:
   const SweepHit land = sweep(-up * reach);
   const float land_height = glm::dot(land.point - start, up);
   const bool lands = land.hit && land_height > 0.f && land_height <= settings_.step_height &&
-                     walkable(surface_normal(land.target, land.piece, land.point, land.normal));
+                     walkable(surface_normal(land.target, land.piece, land.point, land.normal, land.triangle));
   if (!lands || !step_top_continues(land.point, dir)) {
     position_ = start;
     failed_step_ = attempt;

@@ -130,6 +130,7 @@ struct Candidate {
   PieceId piece;
   std::uint32_t order = 0; ///< arrival order among terrain triangles (their walk order is fixed)
   CharacterId character;
+  std::uint32_t triangle = ~0u; ///< a mesh piece's triangle
 };
 
 /// Collects hits and keeps the bound used to prune the broadphase: a candidate can only win
@@ -170,7 +171,8 @@ private:
   static int rank(HitTarget t) { return t == HitTarget::piece ? 0 : t == HitTarget::character ? 1 : 2; }
   static bool precedes(const Candidate& a, const Candidate& b) {
     if (a.target != b.target) return rank(a.target) < rank(b.target);
-    if (a.target == HitTarget::piece) return a.piece.value < b.piece.value;
+    if (a.target == HitTarget::piece)
+      return a.piece.value != b.piece.value ? a.piece.value < b.piece.value : a.triangle < b.triangle;
     if (a.target == HitTarget::character) return a.character.value < b.character.value;
     return a.order < b.order;
   }
@@ -338,6 +340,11 @@ inline bool below_terrain(const gjk::Triangle& tri, const gjk::Segment& seg, con
   return true;
 }
 
+/// The order of World::overlap_capsule's piece contacts: by piece, then by a mesh's triangle.
+inline bool piece_order(const Contact& a, const Contact& b) {
+  return a.piece.value != b.piece.value ? a.piece.value < b.piece.value : a.triangle < b.triangle;
+}
+
 /// Contact between a capsule and a convex shape when the gap is at most `margin`.
 template <class Shape>
 std::optional<Contact> contact(const gjk::Capsule& capsule, float margin, const Shape& shape) {
@@ -362,6 +369,7 @@ inline SweepHit to_sweep_hit(const std::optional<Candidate>& c) {
   hit.piece = c->piece;
   hit.character = c->character;
   hit.started_overlapped = c->t <= 0.f;
+  hit.triangle = c->triangle;
   return hit;
 }
 
@@ -402,6 +410,7 @@ inline RayHit to_ray_hit(const std::optional<Candidate>& best, const glm::vec3& 
   out.target = best->target;
   out.piece = best->piece;
   out.character = best->character;
+  out.triangle = best->triangle;
   return out;
 }
 

@@ -1,5 +1,6 @@
 // A character's cached neighbourhood: the World's queries over the pieces held near it, with a
 // separating plane and a warm start kept per piece. docs/controller.md ("Cost") tells why.
+#include "mesh_piece.hpp"
 #include "narrowphase.hpp"
 #include "world_access.hpp"
 
@@ -52,13 +53,15 @@ void NearbyPieces::learn_face(Entry& e, const gjk::DistanceResult& d) const {
     e.face = FacePolygon();
   else if (e.target == HitTarget::terrain)
     e.face = FacePolygon(triangles_[e.order], d.normal, d.point_b);
+  else if (e.triangle != ~0u)
+    e.face = FacePolygon(gjk::Triangle{e.vertices[0], e.vertices[1], e.vertices[2]}, d.normal, d.point_b);
   else
     e.face = FacePolygon(*e.hull, world_->transform(e.piece), d.normal, d.point_b);
 }
 
 const glm::vec3* NearbyPieces::face_normal(PieceId piece, const glm::vec3& point, float margin) const {
   for (const Entry& e : entries_)
-    if (e.target == HitTarget::piece && e.piece == piece)
+    if (e.target == HitTarget::piece && e.piece == piece && e.triangle == ~0u)
       return e.face.holds(point, margin) ? &e.face.normal() : nullptr;
   return nullptr;
 }
@@ -164,6 +167,22 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
 
   const auto gather = [&](const detail::LeafItem& item) {
     const PieceId id{item.item};
+    if (item.payload.empty()) {
+      // A mesh piece: each triangle the box meets. They start afresh (a mesh never moves, but
+      // finding a triangle among the last gather's entries costs more than it saves).
+      detail::WorldAccess::mesh(world, id).tree.query_box(box_, [&](const detail::LeafItem& t) {
+        Entry e;
+        e.piece = id;
+        e.vertices = t.payload.data();
+        e.vertex_count = 3;
+        e.layers = item.word;
+        e.triangle = t.item;
+        e.edges = t.word;
+        entries_.push_back(e);
+        bounds_.push_back(t.box);
+      });
+      return;
+    }
     if (same_pieces && world.motion(id).serial <= gathered) {
       const auto old = std::find_if(previous_.begin(), previous_.end(),
                                     [&](const Entry& o) { return o.target == HitTarget::piece && o.piece == id; });
@@ -235,11 +254,12 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
       if (!e.face.time_of_impact(capsule.segment, radius, motion, start, toi.tolerance, r))
         r = detail::time_of_impact(capsule.segment, radius, motion, shape, settings.method, toi, {&e.cache, &start});
       if (!r.hit) return;
+      if (e.triangle != ~0u) r.normal = detail::mesh_normal({e.vertices, 3}, e.edges, r.point, r.normal);
       learn_plane(e, r.normal);
       if (detail::separating(r, motion, settings)) return;
       if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, gjk::Triangle>)
         if (detail::leaves_terrain(r, shape, capsule.segment, radius, motion, settings, toi.tolerance)) return;
-      hits.add({r.t, r.point, r.normal, e.target, e.piece, e.order, {}});
+      hits.add({r.t, r.point, r.normal, e.target, e.piece, e.order, {}, e.triangle});
     });
   }
   for (const CapsuleObstacle& o : characters_) {
@@ -290,12 +310,16 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
         if (!c) return;
         c->target = e.target;
         c->piece = e.piece;
+        if (e.triangle != ~0u) {
+          c->triangle = e.triangle;
+          const detail::LeafItem item{{}, e.triangle, e.edges, {e.vertices, 3}};
+          c->normal = detail::mesh_contact_normal(item, *c, capsule.segment);
+        }
         contacts_.push_back(*c);
       });
     }
     if (pass == 0) {
-      std::sort(contacts_.begin(), contacts_.end(),
-                [](const Contact& a, const Contact& b) { return a.piece.value < b.piece.value; });
+      std::sort(contacts_.begin(), contacts_.end(), detail::piece_order);
       add_character_contacts(capsule, max_distance, box, filter);
     }
   }
@@ -363,9 +387,11 @@ RayHit NearbyPieces::raycast(const World& world, const glm::vec3& origin, const 
     if (e.has_plane &&
         plane_skips(e.plane_normal, e.plane_offset, point, 0.f, motion, glm::length(motion), toi.tolerance, false))
       continue;
-    const gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, detail::VertexCloud(e.vertices, e.vertex_count),
-                                                    settings.method, toi);
-    if (r.hit) hits.add({r.t, r.point, r.normal, HitTarget::piece, e.piece, 0, {}});
+    gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, detail::VertexCloud(e.vertices, e.vertex_count),
+                                              settings.method, toi);
+    if (!r.hit) continue;
+    if (e.triangle != ~0u) r.normal = detail::mesh_normal({e.vertices, 3}, e.edges, r.point, r.normal);
+    hits.add({r.t, r.point, r.normal, HitTarget::piece, e.piece, 0, {}, e.triangle});
   }
   for (const CapsuleObstacle& o : characters_) {
     const gjk::Aabb bounds = gjk::capsule_bounds(o.capsule);

@@ -1,4 +1,5 @@
 #include "bvh.hpp"
+#include "mesh_piece.hpp"
 #include "placement.hpp"
 
 #include <glide/error.hpp>
@@ -71,6 +72,7 @@ World& World::operator=(World&& other) noexcept {
 void World::swap(World& other) noexcept {
   std::swap(pieces_, other.pieces_);
   std::swap(hulls_, other.hulls_);
+  std::swap(meshes_, other.meshes_);
   std::swap(ever_moved_, other.ever_moved_);
   std::swap(live_count_, other.live_count_);
   std::swap(terrain_, other.terrain_);
@@ -121,6 +123,7 @@ void World::remove_piece(PieceId id) {
   p.alive = false;
   p.world_vertices = {};
   hulls_[id.value] = {};
+  meshes_.erase(id.value);
   --live_count_;
   dirty_[p.tree] = true;
   revision_ = structure_revision_ = next_revision();
@@ -139,6 +142,8 @@ void World::set_piece_transform(PieceId id, gjk::Transform transform) {
 // where they were and throws, so a failed call changes nothing.
 void World::replace_checked(PieceId id, const gjk::Transform& pose, const char* call) {
   Piece& p = pieces_[id.value];
+  if (meshes_.contains(id.value))
+    throw Error(std::string(call) + ": piece " + std::to_string(id.value) + " is a triangle mesh, which is static");
   const float far = detail::place(hulls_[id.value], pose, p.world_vertices, p.bounds);
   try {
     check_placed(far, p.bounds, call);
@@ -202,12 +207,19 @@ World::Piece& World::piece(PieceId id) {
 
 const gjk::ConvexHull& World::hull(PieceId id) const {
   piece(id); // checks the id
+  if (meshes_.contains(id.value))
+    throw Error("World::hull: piece " + std::to_string(id.value) +
+                " is a triangle mesh, which has no hull (World::mesh gives its triangles)");
   return hulls_[id.value];
 }
 const gjk::Transform& World::transform(PieceId id) const { return piece(id).transform; }
 const PieceInfo& World::info(PieceId id) const { return piece(id).info; }
 const gjk::Aabb& World::bounds(PieceId id) const { return piece(id).bounds; }
-std::span<const glm::vec3> World::world_vertices(PieceId id) const { return piece(id).world_vertices; }
+std::span<const glm::vec3> World::world_vertices(PieceId id) const {
+  const Piece& p = piece(id);
+  if (p.world_vertices.empty()) return mesh_piece(id).world_vertices; // only meshes have none
+  return p.world_vertices;
+}
 
 std::vector<PieceId> World::piece_ids() const {
   std::vector<PieceId> ids;

@@ -4,6 +4,7 @@
 // interface: the hierarchy's types live in this private folder).
 
 #include "bvh.hpp"
+#include "mesh_piece.hpp"
 
 #include <glide/world/world.hpp>
 
@@ -20,6 +21,8 @@ struct WorldAccess {
   }
   /// The static pieces' hierarchy: every piece, in a world where none has moved.
   static const Bvh& bvh(const World& world) { return *trees(world)[0]; }
+  /// A mesh piece's placed triangles and their hierarchy; throws glide::Error for another id.
+  static const MeshPiece& mesh(const World& world, PieceId id) { return world.mesh_piece(id); }
 };
 
 } // namespace glide::detail

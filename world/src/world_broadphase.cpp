@@ -1,6 +1,7 @@
 // The world's broadphase on its own: box and swept-box queries over the pieces' bounds, and
 // the hierarchy's statistics. docs/world.md describes them.
 #include "bvh.hpp"
+#include "mesh_piece.hpp"
 
 #include <glide/world/world.hpp>
 
@@ -26,7 +27,14 @@ void World::pieces_in_box(const gjk::Aabb& box, std::vector<PieceId>& out, const
   update();
   const auto visit = [&](const detail::LeafItem& piece) {
     const PieceId id{piece.item};
-    if (accepts(id, piece.word, filter)) out.push_back(id);
+    if (!accepts(id, piece.word, filter)) return;
+    // A mesh piece counts when one of its triangles' boxes does.
+    if (piece.payload.empty()) {
+      bool any = false;
+      mesh_piece(id).tree.query_box(box, [&](const detail::LeafItem&) { any = true; });
+      if (!any) return;
+    }
+    out.push_back(id);
   };
   for (const auto& tree : trees_) tree->query_box(box, visit);
 }
@@ -38,7 +46,20 @@ void World::pieces_along(const gjk::Aabb& box, const glm::vec3& motion, std::vec
   float limit = 1.f; // every box reached in [0, 1]: nothing lowers it
   const auto visit = [&](const detail::LeafItem& piece, float) {
     const PieceId id{piece.item};
-    if (accepts(id, piece.word, filter)) out.push_back(id);
+    if (!accepts(id, piece.word, filter)) return;
+    if (piece.payload.empty()) {
+      // A mesh piece counts when the box reaches one of its triangles' boxes: the first ends
+      // the walk.
+      float reach = 1.f;
+      bool any = false;
+      mesh_piece(id).tree.query_sweep(box.center(), 0.5f * box.extents(), motion, reach,
+                                      [&](const detail::LeafItem&, float) {
+                                        any = true;
+                                        reach = -1.f;
+                                      });
+      if (!any) return;
+    }
+    out.push_back(id);
   };
   for (const auto& tree : trees_) tree->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, visit);
 }

@@ -199,8 +199,10 @@ private:
   float recovery_gap() const { return settings_.skin_width - settings_.toi_tolerance; }
   gjk::Aabb skin_reach() const;
   bool character_near(const gjk::Aabb& box) const;
-  glm::vec3 surface_normal(HitTarget target, PieceId piece, const glm::vec3& point,
-                           const glm::vec3& contact_normal) const;
+  glm::vec3 surface_normal(HitTarget target, PieceId piece, const glm::vec3& point, const glm::vec3& contact_normal,
+                           std::uint32_t triangle = ~0u) const;
+  glm::vec3 mesh_surface_normal(PieceId piece, std::uint32_t triangle, const glm::vec3& point,
+                                const glm::vec3& contact_normal) const;
   bool room_for(const ControllerSettings& shape) const;
   /// How far around the asked box the nearby pieces are gathered (m).
   float gather_margin(const glm::vec3& motion) const;

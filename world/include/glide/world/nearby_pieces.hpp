@@ -31,6 +31,8 @@ class World;
 /// radius - tolerance, as World's rule for contacts the motion leaves). Where the closest
 /// points lie inside a face of the piece, its FacePolygon answers exactly without GJK.
 /// Otherwise results are those of the World's queries, within the time-of-impact tolerance.
+/// A mesh piece is held as its triangles the box meets, each an entry of its own with its
+/// active edges, and answered with the World's normal rule for them.
 class NearbyPieces {
 public:
   /// Makes sure everything whose bounds meet `box` is held; gathers anew, with `margin` (m)
@@ -86,7 +88,9 @@ private:
     std::uint32_t layers = 0;
     HitTarget target = HitTarget::piece;
     PieceId piece;
-    const gjk::ConvexHull* hull = nullptr; ///< piece: its hull in local space
+    const gjk::ConvexHull* hull = nullptr; ///< piece: its hull in local space (null for a mesh's triangle)
+    std::uint32_t triangle = ~0u;          ///< a mesh piece's triangle (vertices: its three corners)
+    std::uint32_t edges = 0;               ///< that triangle's active edges (TriangleMesh::active_edges)
     FacePolygon face;        ///< the face the last GJK closest points lay inside (empty: an edge or vertex)
     std::uint32_t order = 0; ///< terrain walk order
     // Every point of the shape has dot(plane_normal, p) <= plane_offset.

@@ -66,6 +66,7 @@ struct SweepHit {
   PieceId piece;                   ///< valid when target == HitTarget::piece
   CharacterId character;           ///< valid when target == HitTarget::character
   bool started_overlapped = false; ///< the capsule already touched or overlapped it at fraction 0
+  std::uint32_t triangle = ~0u;    ///< a mesh piece's triangle hit (TriangleMesh index); ~0u otherwise
 };
 
 /// Time-of-impact method used by sweeps.
@@ -98,6 +99,7 @@ struct Contact {
   glm::vec3 point_on_piece{0.f};   ///< closest (or deepest) point on the piece (m, world)
   glm::vec3 point_on_segment{0.f}; ///< matching point on the capsule's inner segment (m, world)
   glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit, from the piece toward the capsule
+  std::uint32_t triangle = ~0u;    ///< a mesh piece's triangle (TriangleMesh index); ~0u otherwise
 };
 
 /// First hit of a ray.
@@ -107,8 +109,9 @@ struct RayHit {
   glm::vec3 point{0.f};            ///< (m, world)
   glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit, surface normal facing the ray origin
   HitTarget target = HitTarget::none;
-  PieceId piece;         ///< valid when target == HitTarget::piece
-  CharacterId character; ///< valid when target == HitTarget::character
+  PieceId piece;                ///< valid when target == HitTarget::piece
+  CharacterId character;        ///< valid when target == HitTarget::character
+  std::uint32_t triangle = ~0u; ///< a mesh piece's triangle hit (TriangleMesh index); ~0u otherwise
 };
 
 /// How a kinematic piece moved over its last World::move_piece: from one pose to the next in

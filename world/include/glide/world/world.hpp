@@ -5,6 +5,7 @@
 #include <glide/gjk/shapes.hpp>
 #include <glide/terrain/heightfield.hpp>
 #include <glide/world/query_types.hpp>
+#include <glide/world/triangle_mesh.hpp>
 
 #include <array>
 #include <cstddef>
@@ -12,12 +13,14 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace glide {
 
 namespace detail {
 class Bvh;
+struct MeshPiece;
 struct WorldAccess; // the world's own sources and its tests reach the hierarchy through it
 } // namespace detail
 
@@ -101,7 +104,7 @@ public:
 
   std::size_t piece_count() const { return live_count_; }
   bool contains(PieceId id) const;
-  /// Look-ups; each throws glide::Error for an unknown or removed id.
+  /// Look-ups; each throws glide::Error for an unknown or removed id (hull also for a mesh piece).
   const gjk::ConvexHull& hull(PieceId id) const;
   const gjk::Transform& transform(PieceId id) const;
   const PieceInfo& info(PieceId id) const;
@@ -110,6 +113,21 @@ public:
   std::span<const glm::vec3> world_vertices(PieceId id) const;
   /// Ids of every live piece in increasing order.
   std::vector<PieceId> piece_ids() const;
+
+  // ---- triangle meshes ------------------------------------------------------------------
+
+  /// Adds a static triangle mesh placed by `transform`: one piece, whose every triangle the
+  /// queries test as a flat piece of its own, with contact normals at the mesh's inactive
+  /// edges replaced by face normals (TriangleMesh; docs/world.md, "Mesh pieces"). Hits and
+  /// contacts report the mesh's id and the triangle. The piece cannot move: move_piece,
+  /// set_piece_transform and hull throw glide::Error for it; world_vertices gives its placed
+  /// vertices. Throws glide::Error for an invalid transform (as add_piece's) or a placed mesh
+  /// beyond limits::k_max_coordinate.
+  PieceId add_mesh(TriangleMesh mesh, gjk::Transform transform = {}, PieceInfo info = {});
+  /// Whether `id` is a live mesh piece.
+  bool is_mesh(PieceId id) const;
+  /// The mesh of a mesh piece (local space); throws glide::Error for any other id.
+  const TriangleMesh& mesh(PieceId id) const;
 
   // ---- terrain --------------------------------------------------------------------------
 
@@ -202,6 +220,9 @@ private:
   void replace_checked(PieceId id, const gjk::Transform& pose, const char* call);
   const Piece& piece(PieceId id) const;
   Piece& piece(PieceId id);
+  // The mesh pieces, by PieceId::value: a piece with no leaf payload in the hierarchy is one.
+  const detail::MeshPiece& mesh_piece(PieceId id) const;
+  std::unordered_map<std::uint32_t, std::unique_ptr<detail::MeshPiece>> meshes_;
 
   std::vector<Piece> pieces_;          // indexed by PieceId::value; removed slots stay dead
   std::vector<gjk::ConvexHull> hulls_; // by PieceId::value, as pieces_
