@@ -103,8 +103,13 @@ SweepHit record_case(const std::filesystem::path& file, const std::string& name,
   const gjk::Aabb start = gjk::Aabb::of_point(capsule.segment.a).merged(capsule.segment.b);
   const gjk::Aabb box = start.swept(motion).expanded(capsule.radius + std::max(0.f, options.margin));
   Json instances = Json::array();
-  for (const PieceId id : world.piece_ids())
-    if (world.bounds(id).overlaps(box)) instances.push_back(piece_instance(world, id));
+  for (const PieceId id : world.piece_ids()) {
+    if (!world.bounds(id).overlaps(box)) continue;
+    if (world.is_mesh(id))
+      throw Error(file.string() + ": record_case: piece " + std::to_string(id.value) +
+                  " near the query is a triangle mesh, which case files do not describe");
+    instances.push_back(piece_instance(world, id));
+  }
   if (const Heightfield* terrain = world.terrain()) instances.push_back(terrain_instance(*terrain, box));
 
   Json query = Json::object();

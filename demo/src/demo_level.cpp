@@ -74,9 +74,7 @@ void load_geometry(DemoLevel& level) {
   GltfLevelReport report = load_gltf_level(level.world, level.geometry_file);
   for (const GltfLevelPiece& p : report.pieces)
     level.pieces.push_back({p.name, 0, p.id, p.replaced_by_hull, p.convexity_error});
-  for (const GltfLevelMesh& m : report.meshes)
-    for (std::size_t i = 0; i < m.triangles.size(); ++i)
-      level.pieces.push_back({m.name + "/" + std::to_string(i), 0, m.triangles[i], false, 0.f});
+  for (const GltfLevelMesh& m : report.meshes) level.pieces.push_back({m.name, 0, m.id, false, 0.f});
   level.warnings = std::move(report.warnings);
 }
 

@@ -30,7 +30,7 @@ using namespace glide::viewer;
 
 TEST_CASE("capsule mesh: every vertex on the capsule surface, feet at the origin") {
   const float radius = 0.4f, height = 1.7f;
-  const TriangleMesh mesh = capsule_mesh(radius, height, k_capsule_color);
+  const viewer::TriangleMesh mesh = capsule_mesh(radius, height, k_capsule_color);
   REQUIRE(mesh.size() % 3 == 0);
   REQUIRE(!mesh.empty());
   float low = 1e9f, high = -1e9f;
@@ -52,7 +52,7 @@ TEST_CASE("level mesh: every hull face of the built-in level, tops walkable and 
   const ViewerLevel level = builtin_level();
   std::size_t faces = 0;
   for (const PieceId id : level.world.piece_ids()) faces += level.world.hull(id).faces().size();
-  const TriangleMesh mesh = level_mesh(level.world, glm::radians(50.f));
+  const viewer::TriangleMesh mesh = level_mesh(level.world, glm::radians(50.f));
   CHECK(mesh.size() == 3 * faces);
   for (std::size_t i = 0; i < mesh.size(); i += 3) {
     // Flat shaded: the three vertices share the face normal, and the color follows its slope.
@@ -62,8 +62,8 @@ TEST_CASE("level mesh: every hull face of the built-in level, tops walkable and 
     CHECK(mesh[i].color == (walkable ? k_walkable_color : k_wall_color));
   }
   // Under a 0 degree limit only exactly level faces stay walkable: the 30 degree ramp is a wall.
-  const TriangleMesh strict = level_mesh(level.world, 0.f);
-  const auto walkable = [](const TriangleMesh& m) {
+  const viewer::TriangleMesh strict = level_mesh(level.world, 0.f);
+  const auto walkable = [](const viewer::TriangleMesh& m) {
     return std::count_if(m.begin(), m.end(), [](const MeshVertex& v) { return v.color == k_walkable_color; });
   };
   CHECK(walkable(strict) < walkable(mesh));
@@ -229,7 +229,7 @@ TEST_CASE("piece mesh: a moving piece's faces in its own space; the level mesh l
   SlidingPlatform level;
   const PieceId platform = level.moving[0].id;
   level.world.set_piece_transform(platform, gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {3.f, 0.1f, 0.f}});
-  const TriangleMesh piece = piece_mesh(level.world, platform, glm::radians(50.f));
+  const viewer::TriangleMesh piece = piece_mesh(level.world, platform, glm::radians(50.f));
   REQUIRE(piece.size() == 3 * level.world.hull(platform).faces().size());
   // Placed by the piece's transform, every vertex lands on one of its world vertices.
   const auto world_vertices = level.world.world_vertices(platform);
@@ -241,8 +241,8 @@ TEST_CASE("piece mesh: a moving piece's faces in its own space; the level mesh l
     CHECK(v.color == (v.normal.y > 0.9f ? k_walkable_color : k_wall_color)); // top walkable, sides walls
   }
   const std::vector<PieceId> skip{platform};
-  const TriangleMesh all = level_mesh(level.world, glm::radians(50.f));
-  const TriangleMesh still = level_mesh(level.world, glm::radians(50.f), skip);
+  const viewer::TriangleMesh all = level_mesh(level.world, glm::radians(50.f));
+  const viewer::TriangleMesh still = level_mesh(level.world, glm::radians(50.f), skip);
   CHECK(still.size() + piece.size() == all.size());
 }
 

@@ -17,8 +17,11 @@
 #include <utility>
 #include <vector>
 
+using glide::EdgeKind;
 using glide::GltfLevelOptions;
 using glide::NonConvexPolicy;
+using glide::PieceId;
+using glide::TriangleMesh;
 using glide::World;
 
 namespace {
@@ -102,6 +105,15 @@ void check_vertices(const World& world, glide::PieceId id, const std::vector<glm
   for (std::size_t i = 0; i < got.size(); ++i) CHECK_APPROX(got[i], want[i], 1e-4f);
 }
 
+// The placed corners of a mesh piece's triangle `t`, in any order.
+void check_triangle(const World& world, PieceId id, std::uint32_t t, std::vector<glm::vec3> expected) {
+  std::vector<glm::vec3> got;
+  for (const std::uint32_t i : world.mesh(id).triangles()[t]) got.push_back(world.world_vertices(id)[i]);
+  got = sorted(got);
+  expected = sorted(expected);
+  for (std::size_t i = 0; i < 3; ++i) CHECK_APPROX(got[i], expected[i], 1e-5f);
+}
+
 // Root translates by (10, 0, 0); Box turns the unit cube 90 degrees about +y after scaling x by 2:
 // (x, y, z) -> (10 + z, y, -2x). Child scales by 0.5 and lifts by 3, Tetra moves by (0, 0, 2)
 // first: v -> (10, 3, 1) + 0.5 v. (tests/levels/make_gltf_levels.py writes the files.)
@@ -123,21 +135,26 @@ void check_multi_node(const World& world, const glide::GltfLevelReport& report) 
   check_vertices(world, report.pieces[0].id, box);
   check_vertices(world, report.pieces[1].id, {{10, 3, 1}, {10.5f, 3, 1}, {10, 3.5f, 1}, {10, 3, 1.5f}});
 
-  // Mesh-marked by name (Floor-mesh) and by extras (Ramp): a flat piece per triangle.
+  // Mesh-marked by name (Floor-mesh) and by extras (Ramp): one mesh piece each.
   REQUIRE(report.meshes.size() == 2);
   CHECK(report.meshes[0].name == "Floor-mesh");
-  REQUIRE(report.meshes[0].triangles.size() == 2);
+  REQUIRE(world.is_mesh(report.meshes[0].id));
+  CHECK(report.meshes[0].triangles == 2);
   CHECK(report.meshes[0].skipped_triangles == 1);
-  check_vertices(world, report.meshes[0].triangles[0], {{-1, 0, -1}, {1, 0, 1}, {1, 0, -1}});
-  check_vertices(world, report.meshes[0].triangles[1], {{-1, 0, -1}, {-1, 0, 1}, {1, 0, 1}});
+  check_triangle(world, report.meshes[0].id, 0, {{-1, 0, -1}, {1, 0, 1}, {1, 0, -1}});
+  check_triangle(world, report.meshes[0].id, 1, {{-1, 0, -1}, {-1, 0, 1}, {1, 0, 1}});
+  // The floor's two triangles share their diagonal: one flat surface.
+  const TriangleMesh& floor = world.mesh(report.meshes[0].id);
+  CHECK(floor.neighbour(0, 0) == 1u);
+  CHECK(floor.edge_kind(0, 0) == EdgeKind::flat);
   CHECK(report.meshes[1].name == "Ramp");
-  REQUIRE(report.meshes[1].triangles.size() == 1);
-  check_vertices(world, report.meshes[1].triangles[0], {{0, 0, -5}, {0, 1, -7}, {1, 0, -5}});
-  CHECK(world.hull(report.meshes[1].triangles[0]).dimension() == 2);
+  REQUIRE(world.is_mesh(report.meshes[1].id));
+  CHECK(report.meshes[1].triangles == 1);
+  check_triangle(world, report.meshes[1].id, 0, {{0, 0, -5}, {0, 1, -7}, {1, 0, -5}});
   CHECK(report.triangle_count() == 3);
   REQUIRE(report.warnings.size() == 1);
   CHECK(report.warnings[0].find("node 'Floor-mesh', mesh 'floor': 1 zero-area triangles skipped") != std::string::npos);
-  CHECK(world.piece_count() == 5);
+  CHECK(world.piece_count() == 4);
 }
 
 } // namespace
@@ -174,7 +191,8 @@ TEST_CASE("glTF level: scale, placement and piece info apply to every piece") {
   CHECK_APPROX(tetra.min, glm::vec3(20, 16, 2), 1e-5f);
   CHECK_APPROX(tetra.max, glm::vec3(21, 17, 3), 1e-5f);
   CHECK(world.info(report.pieces[1].id).layers == 4u);
-  CHECK(world.info(report.meshes[0].triangles[0]).layers == 4u);
+  CHECK(world.info(report.meshes[0].id).layers == 4u);
+  CHECK(world.bounds(report.meshes[0].id).min.y == doctest::Approx(10.f));
 }
 
 TEST_CASE("glTF level: a data: URI buffer; a non-convex node is an error naming it, or its hull") {
@@ -218,6 +236,19 @@ TEST_CASE("glTF level: a data: URI buffer; a non-convex node is an error naming 
   // The inner corner (1, 1) is inside the hull: the farthest point along (1, 0, 1) is on x + z = 3.
   const glm::vec3 far = other.hull(hull.pieces[0].id).support({1, 0, 1});
   CHECK_APPROX(far.x + far.z, 3.f, 1e-6f);
+
+  // Marked as a mesh, the same node is its triangles as they are: no convexity check.
+  l.node = R"({"name": "LShape-mesh", "mesh": 0})";
+  World meshed;
+  const auto mesh = glide::load_gltf_level(meshed, write_file("l_shape_mesh.gltf", l.text()));
+  REQUIRE(mesh.meshes.size() == 1);
+  CHECK(mesh.pieces.empty());
+  CHECK(mesh.meshes[0].triangles == l.indices.size() / 3);
+  CHECK(mesh.warnings.empty());
+  // Down onto the missing square's middle: through it, onto nothing.
+  const glide::gjk::Capsule probe{{{1.5f, 3.f, 1.5f}, {1.5f, 3.f, 1.5f}}, 0.1f};
+  CHECK_FALSE(meshed.sweep_capsule(probe, {0, -5, 0}).hit);
+  CHECK(meshed.sweep_capsule(probe, {-1, -5, -1}).hit);
 }
 
 TEST_CASE("glTF level: malformed files give errors naming file, node and mesh; the world is unchanged") {
@@ -268,6 +299,12 @@ TEST_CASE("glTF level: malformed files give errors naming file, node and mesh; t
   cycle.node = R"({"name": "Thing", "mesh": 0, "children": [0]})";
   fails("cycle.gltf", cycle.text(), "cycle.gltf: node 'Thing': reached twice");
 
+  OneMesh line = tetra();
+  line.positions = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {3, 0, 0}};
+  line.node = R"({"name": "Line-mesh", "mesh": 0})";
+  fails("line_mesh.gltf", line.text(),
+        "line_mesh.gltf: node 'Line-mesh', mesh 'thing': no triangle of positive area (4 given, 4 of zero area)");
+
   OneMesh no_mesh = tetra();
   no_mesh.node = R"({"name": "Empty"})";
   fails("no_mesh.gltf", no_mesh.text(), "no_mesh.gltf: no nodes with meshes in the scene");
@@ -316,14 +353,14 @@ TEST_CASE("glTF level: triangle strips and fans give the triangles the specifica
   };
   const auto [strip_world, strip] = load("strip.gltf", {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {1, 0, 1}}, 5);
   REQUIRE(strip.meshes.size() == 1);
-  REQUIRE(strip.meshes[0].triangles.size() == 2);
-  check_vertices(*strip_world, strip.meshes[0].triangles[0], {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}});
-  check_vertices(*strip_world, strip.meshes[0].triangles[1], {{0, 0, 1}, {1, 0, 0}, {1, 0, 1}});
+  REQUIRE(strip.meshes[0].triangles == 2);
+  check_triangle(*strip_world, strip.meshes[0].id, 0, {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}});
+  check_triangle(*strip_world, strip.meshes[0].id, 1, {{0, 0, 1}, {1, 0, 0}, {1, 0, 1}});
 
   const auto [fan_world, fan] = load("fan.gltf", {{0, 0, 0}, {2, 0, 0}, {2, 0, 1}, {1, 0, 2}, {0, 0, 2}}, 6);
   REQUIRE(fan.meshes.size() == 1);
-  REQUIRE(fan.meshes[0].triangles.size() == 3);
-  check_vertices(*fan_world, fan.meshes[0].triangles[0], {{0, 0, 0}, {2, 0, 0}, {2, 0, 1}});
-  check_vertices(*fan_world, fan.meshes[0].triangles[1], {{0, 0, 0}, {2, 0, 1}, {1, 0, 2}});
-  check_vertices(*fan_world, fan.meshes[0].triangles[2], {{0, 0, 0}, {1, 0, 2}, {0, 0, 2}});
+  REQUIRE(fan.meshes[0].triangles == 3);
+  check_triangle(*fan_world, fan.meshes[0].id, 0, {{0, 0, 0}, {2, 0, 0}, {2, 0, 1}});
+  check_triangle(*fan_world, fan.meshes[0].id, 1, {{0, 0, 0}, {2, 0, 1}, {1, 0, 2}});
+  check_triangle(*fan_world, fan.meshes[0].id, 2, {{0, 0, 0}, {1, 0, 2}, {0, 0, 2}});
 }

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string_view>
 #include <unordered_set>
 
@@ -18,7 +19,7 @@ namespace glide {
 
 std::size_t GltfLevelReport::triangle_count() const {
   std::size_t n = 0;
-  for (const GltfLevelMesh& m : meshes) n += m.triangles.size();
+  for (const GltfLevelMesh& m : meshes) n += m.triangles;
   return n;
 }
 
@@ -128,9 +129,19 @@ std::vector<glm::vec3> used_points(const NodeGeometry& g) {
 
 struct Pending {
   gjk::ConvexHull hull;
-  std::size_t report_index = 0; ///< into pieces, or meshes for a triangle
-  bool triangle = false;
+  std::optional<TriangleMesh> mesh; ///< a mesh-marked node's, instead of the hull
+  std::size_t report_index = 0;     ///< into pieces, or meshes for a mesh
 };
+
+// What World::add_mesh would refuse (placed coordinates), checked before the world changes.
+void check_mesh_range(const TriangleMesh& mesh, const gjk::Transform& transform, const std::string& where) {
+  for (const glm::vec3& v : mesh.vertices()) {
+    const glm::vec3 placed = transform.apply(v);
+    if (!limits::in_range(placed))
+      throw Error(where + ": a vertex placed at " + limits::vec_text(placed) +
+                  " is beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
+  }
+}
 
 class LevelBuilder {
 public:
@@ -171,19 +182,21 @@ private:
     if (g.triangles.empty()) throw Error(where + ": no triangles");
 
     if (mesh_marked(n)) {
-      GltfLevelMesh m{name, index, mesh_name, {}, 0};
-      for (std::size_t t = 0; t < g.triangles.size() / 3; ++t) {
-        const glm::vec3 corners[3] = {g.positions[g.triangles[3 * t]], g.positions[g.triangles[3 * t + 1]],
-                                      g.positions[g.triangles[3 * t + 2]]};
-        const std::string at = where + ": triangle " + std::to_string(t);
-        gjk::ConvexHull hull = detail::piece_hull(corners, at, "nodes");
-        if (hull.dimension() < 2) {
-          ++m.skipped_triangles;
-          continue;
-        }
-        detail::check_range(hull, options_.transform, at);
-        pending_.push_back({std::move(hull), report_.meshes.size(), true});
+      std::vector<TriangleMesh::Indices> triangles(g.triangles.size() / 3);
+      for (std::size_t t = 0; t < triangles.size(); ++t)
+        triangles[t] = {g.triangles[3 * t], g.triangles[3 * t + 1], g.triangles[3 * t + 2]};
+      std::optional<TriangleMesh> mesh;
+      try {
+        mesh.emplace(g.positions, std::move(triangles));
+      } catch (const Error& e) {
+        constexpr std::string_view k_prefix = "TriangleMesh: "; // the node says what it is
+        std::string_view message = e.what();
+        if (message.starts_with(k_prefix)) message.remove_prefix(k_prefix.size());
+        throw Error(where + ": " + std::string(message));
       }
+      check_mesh_range(*mesh, options_.transform, where);
+      GltfLevelMesh m{name, index, mesh_name, {}, mesh->triangle_count(), mesh->dropped_triangles()};
+      pending_.push_back({{}, std::move(mesh), report_.meshes.size()});
       if (m.skipped_triangles > 0)
         report_.warnings.push_back(where + ": " + std::to_string(m.skipped_triangles) + " zero-area triangles skipped");
       report_.meshes.push_back(std::move(m));
@@ -200,7 +213,7 @@ private:
     piece.convexity_error = c.error;
     piece.replaced_by_hull = detail::non_convex(c, where, c.face >= 0 ? triangle_text(g, c.face) : "a triangle",
                                                 options_.non_convex, options_.convexity_tolerance, report_.warnings);
-    pending_.push_back({std::move(hull), report_.pieces.size(), false});
+    pending_.push_back({std::move(hull), std::nullopt, report_.pieces.size()});
     report_.pieces.push_back(std::move(piece));
   }
 
@@ -222,15 +235,15 @@ GltfLevelReport load_gltf_level(World& world, const std::filesystem::path& path,
   LevelBuilder builder(model, options, report);
   for (int root : model.root_nodes()) builder.node(root, glm::dmat4(1.0), 0);
   if (report.pieces.empty() && report.meshes.empty()) throw Error(model.file() + ": no nodes with meshes in the scene");
+  PieceInfo mesh_info = options.info;
+  mesh_info.kinematic = false; // a mesh piece is static
 
   // Everything is validated: the world changes only now, so a failed load leaves it as it was.
   for (Pending& p : builder.pending()) {
-    const PieceId id = world.add_piece(std::move(p.hull), options.transform, options.info);
-    if (p.triangle) {
-      report.meshes[p.report_index].triangles.push_back(id);
-    } else {
-      report.pieces[p.report_index].id = id;
-    }
+    if (p.mesh)
+      report.meshes[p.report_index].id = world.add_mesh(std::move(*p.mesh), options.transform, mesh_info);
+    else
+      report.pieces[p.report_index].id = world.add_piece(std::move(p.hull), options.transform, options.info);
   }
   return report;
 }

@@ -54,6 +54,14 @@ TriangleMesh level_mesh(const World& world, float max_slope, std::span<const Pie
   for (const PieceId id : world.piece_ids()) {
     if (std::find(skip.begin(), skip.end(), id) != skip.end()) continue;
     const auto vertices = world.world_vertices(id);
+    if (world.is_mesh(id)) {
+      for (const auto& t : world.mesh(id).triangles()) {
+        const glm::vec3 a = vertices[t[0]], b = vertices[t[1]], c = vertices[t[2]];
+        const glm::vec3 n = glm::normalize(glm::cross(b - a, c - a));
+        add_triangle(mesh, a, b, c, n.y >= walkable_cos ? k_walkable_color : k_wall_color);
+      }
+      continue;
+    }
     for (const auto& face : world.hull(id).faces()) {
       const glm::vec3 a = vertices[face.vertices[0]], b = vertices[face.vertices[1]], c = vertices[face.vertices[2]];
       const glm::vec3 n = glm::normalize(glm::cross(b - a, c - a));
@@ -81,8 +89,17 @@ TriangleMesh level_mesh(const World& world, float max_slope, std::span<const Pie
 TriangleMesh piece_mesh(const World& world, PieceId id, float max_slope) {
   TriangleMesh mesh;
   const float walkable_cos = std::cos(max_slope);
-  const gjk::ConvexHull& hull = world.hull(id);
   const glm::quat rotation = world.transform(id).rotation;
+  if (world.is_mesh(id)) { // static, but drawn as any piece when asked
+    const glide::TriangleMesh& m = world.mesh(id);
+    for (const auto& t : m.triangles()) {
+      const glm::vec3 a = m.vertices()[t[0]], b = m.vertices()[t[1]], c = m.vertices()[t[2]];
+      const glm::vec3 n = rotation * glm::normalize(glm::cross(b - a, c - a));
+      add_triangle(mesh, a, b, c, n.y >= walkable_cos ? k_walkable_color : k_wall_color);
+    }
+    return mesh;
+  }
+  const gjk::ConvexHull& hull = world.hull(id);
   for (const auto& face : hull.faces()) {
     const glm::vec3 a = hull.vertices()[face.vertices[0]], b = hull.vertices()[face.vertices[1]],
                     c = hull.vertices()[face.vertices[2]];
