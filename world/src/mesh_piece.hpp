@@ -33,10 +33,15 @@ inline constexpr float k_active_edge_reach = 1e-4f;
 inline glm::vec3 mesh_normal(std::span<const glm::vec3> corners, std::uint32_t active, const glm::vec3& point,
                              const glm::vec3& normal, float side = 0.f) {
   const glm::vec3 cross = glm::cross(corners[1] - corners[0], corners[2] - corners[0]);
-  const float length = glm::length(cross);
+  // Most contacts lie inside a face, whose normal they already have (to 0.03 degrees): kept,
+  // without a square root. The side given must agree.
+  const float along = glm::dot(normal, cross), cross2 = glm::dot(cross, cross);
+  if (along * along >= 0.9999999f * cross2 && cross2 > 0.f && (side == 0.f || (side > 0.f) == (along > 0.f)))
+    return normal;
+  const float length = std::sqrt(cross2);
   if (!(length > 0.f) || !std::isfinite(length)) return normal;
   const glm::vec3 face = cross / length;
-  const bool front = side != 0.f ? side > 0.f : glm::dot(normal, face) >= 0.f;
+  const bool front = side != 0.f ? side > 0.f : along >= 0.f;
   const std::uint32_t edges = front ? active & 7u : active >> 3 & 7u;
   if (edges != 0u) {
     const float scale = std::max({std::abs(point.x), std::abs(point.y), std::abs(point.z)});

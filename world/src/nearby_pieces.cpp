@@ -157,6 +157,11 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
   const std::uint64_t gathered = revision_;
   ++gathers_;
   previous_.swap(entries_);
+  previous_triangles_.clear();
+  if (same_pieces)
+    for (std::uint32_t i = 0; i < previous_.size(); ++i)
+      if (previous_[i].triangle != ~0u)
+        previous_triangles_.emplace(std::uint64_t{previous_[i].piece.value} << 32 | previous_[i].triangle, i);
   entries_.clear();
   bounds_.clear();
   triangles_.clear();
@@ -168,9 +173,13 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
   const auto gather = [&](const detail::LeafItem& item) {
     const PieceId id{item.item};
     if (item.payload.empty()) {
-      // A mesh piece: each triangle the box meets. They start afresh (a mesh never moves, but
-      // finding a triangle among the last gather's entries costs more than it saves).
+      // A mesh piece: each triangle the box meets, as it was held if it was (a mesh never moves).
       detail::WorldAccess::mesh(world, id).tree.query_box(box_, [&](const detail::LeafItem& t) {
+        bounds_.push_back(t.box);
+        if (!previous_triangles_.empty()) {
+          const auto old = previous_triangles_.find(std::uint64_t{id.value} << 32 | t.item);
+          if (old != previous_triangles_.end()) return entries_.push_back(previous_[old->second]);
+        }
         Entry e;
         e.piece = id;
         e.vertices = t.payload.data();
@@ -179,7 +188,6 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
         e.triangle = t.item;
         e.edges = t.word;
         entries_.push_back(e);
-        bounds_.push_back(t.box);
       });
       return;
     }

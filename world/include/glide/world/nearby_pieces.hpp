@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace glide {
@@ -127,8 +128,10 @@ private:
   std::uint64_t structure_revision_ = ~0ull;
   const World* world_ = nullptr;
   std::vector<Entry> entries_;
-  std::vector<gjk::Aabb> bounds_;        ///< of entries_[i], kept apart so culling reads little
-  std::vector<Entry> previous_;          ///< the last gather's entries, whose planes carry over
+  std::vector<gjk::Aabb> bounds_; ///< of entries_[i], kept apart so culling reads little
+  std::vector<Entry> previous_;   ///< the last gather's entries, whose planes carry over
+  /// previous_'s mesh triangles, by (piece << 32 | triangle): where each one's entry is
+  std::unordered_map<std::uint64_t, std::uint32_t> previous_triangles_;
   std::vector<gjk::Triangle> triangles_; ///< terrain triangles held, by Entry::order
   std::vector<Contact> contacts_;
   std::span<const CapsuleObstacle> characters_;
