@@ -1,0 +1,158 @@
+// Controller::move on a level of about 100k triangles (a rolling ground of 88,200 triangles and
+// 1,000 boxes of 12 on it), built three ways: one mesh piece (World::add_mesh), every triangle
+// a flat piece of its own, and the ground's triangles as flat pieces with the boxes as box
+// pieces. Walkers steer round square loops as in controller_bench; per-move times are taken
+// with steady_clock around the move only and reported as counters (ns).
+#include <glide/controller/controller.hpp>
+#include <glide/controller/player_step.hpp>
+#include <glide/gjk/convex_hull.hpp>
+#include <glide/world/triangle_mesh.hpp>
+#include <glide/world/world.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace {
+
+constexpr float k_dt = 1.f / 60.f;
+constexpr int k_cells = 210;   // ground cells a side
+constexpr float k_cell = 0.5f; // (m)
+constexpr int k_boxes = 1000;  // on the ground
+constexpr float k_side = k_cells * k_cell;
+
+float ground_height(float x, float z) { return 0.4f * std::sin(0.21f * x) * std::cos(0.17f * z); }
+
+enum class Build { mesh, triangles, triangles_and_boxes };
+
+struct Level {
+  glide::World world;
+  std::size_t triangles = 0;
+};
+
+Level make_level(Build build) {
+  std::vector<glm::vec3> vertices;
+  std::vector<glide::TriangleMesh::Indices> triangles;
+  const float origin = -0.5f * k_side;
+  for (int k = 0; k <= k_cells; ++k)
+    for (int i = 0; i <= k_cells; ++i) {
+      const float x = origin + k_cell * static_cast<float>(i), z = origin + k_cell * static_cast<float>(k);
+      vertices.push_back({x, ground_height(x, z), z});
+    }
+  const auto at = [](int i, int k) { return static_cast<std::uint32_t>(k * (k_cells + 1) + i); };
+  for (int k = 0; k < k_cells; ++k)
+    for (int i = 0; i < k_cells; ++i) {
+      const std::uint32_t p00 = at(i, k), p10 = at(i + 1, k), p01 = at(i, k + 1), p11 = at(i + 1, k + 1);
+      if ((i + k) % 2 == 0) {
+        triangles.push_back({p00, p01, p11});
+        triangles.push_back({p00, p11, p10});
+      } else {
+        triangles.push_back({p00, p01, p10});
+        triangles.push_back({p10, p01, p11});
+      }
+    }
+
+  Level level;
+  std::mt19937 rng(12345);
+  std::uniform_real_distribution<float> pos(-0.45f * k_side, 0.45f * k_side), size(0.3f, 2.f), low(0.1f, 0.3f),
+      tall(0.5f, 3.f), angle(0.f, 6.2831853f);
+  for (int b = 0; b < k_boxes; ++b) {
+    const float height = (b % 4 == 0) ? low(rng) : tall(rng);
+    const float x = pos(rng), z = pos(rng);
+    const glm::vec3 half{size(rng), 0.5f * height + 0.25f, size(rng)}; // 0.5 m sunk into the ground
+    const glm::vec3 center{x, ground_height(x, z) + 0.5f * height - 0.25f, z};
+    const glm::quat turn = glm::angleAxis(angle(rng), glm::vec3(0, 1, 0));
+    if (build == Build::triangles_and_boxes) {
+      level.world.add_piece(glide::gjk::ConvexHull::box(half), glide::gjk::Transform{turn, center});
+      level.triangles += 12;
+      continue;
+    }
+    const auto base = static_cast<std::uint32_t>(vertices.size());
+    for (int c = 0; c < 8; ++c) {
+      const glm::vec3 corner{(c == 1 || c == 2 || c == 5 || c == 6) ? half.x : -half.x,
+                             (c == 2 || c == 3 || c == 6 || c == 7) ? half.y : -half.y, c >= 4 ? half.z : -half.z};
+      vertices.push_back(center + turn * corner);
+    }
+    const std::uint32_t faces[12][3] = {{0, 3, 2}, {0, 2, 1}, {4, 5, 6}, {4, 6, 7}, {0, 4, 7}, {0, 7, 3},
+                                        {1, 2, 6}, {1, 6, 5}, {0, 1, 5}, {0, 5, 4}, {3, 7, 6}, {3, 6, 2}};
+    for (const auto& f : faces) triangles.push_back({base + f[0], base + f[1], base + f[2]});
+  }
+  level.triangles += triangles.size();
+  if (build == Build::mesh) {
+    level.world.add_mesh(glide::TriangleMesh(std::move(vertices), std::move(triangles)));
+  } else {
+    for (const auto& t : triangles) {
+      const std::array<glm::vec3, 3> corners{vertices[t[0]], vertices[t[1]], vertices[t[2]]};
+      level.world.add_piece(glide::gjk::ConvexHull(corners));
+    }
+  }
+  level.world.update();
+  return level;
+}
+
+// A game-like walker: steers through a square loop of waypoints at 3 m/s with gravity; a
+// waypoint not reached in 5 s is skipped (the loop crosses boxes).
+struct Walker {
+  glide::Controller controller;
+  std::array<glm::vec3, 4> loop;
+  int target = 0;
+  int frames_on_target = 0;
+  glide::PlayerStep player;
+
+  Walker(const glide::World& world, const glm::vec3& center, float size)
+      : controller(world, {}, center + glm::vec3(0, 1.f, 0)), loop{center + glm::vec3(size, 0, size),
+                                                                   center + glm::vec3(-size, 0, size),
+                                                                   center + glm::vec3(-size, 0, -size),
+                                                                   center + glm::vec3(size, 0, -size)} {}
+
+  double step() { // the move with gravity (ns)
+    glm::vec3 to = loop[static_cast<std::size_t>(target)] - controller.position();
+    to.y = 0.f;
+    if (glm::length(to) < 0.5f || ++frames_on_target > 300) {
+      target = (target + 1) % 4;
+      frames_on_target = 0;
+    }
+    const float length = glm::length(to);
+    const glm::vec3 walk = length > 1e-3f ? to * (3.f / length) : glm::vec3(0.f);
+    const auto start = std::chrono::steady_clock::now();
+    player.step(controller, {.velocity = walk}, k_dt);
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  }
+};
+
+// 50 walkers one after another, 2,000 frames each, on the same loops for every build.
+void walk(benchmark::State& state) {
+  const Level level = make_level(static_cast<Build>(state.range(0)));
+  std::vector<double> ns;
+  for (auto _ : state) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> pos(-0.4f * k_side, 0.4f * k_side), size(3.f, 10.f);
+    ns.clear();
+    for (int w = 0; w < 50; ++w) {
+      const float x = pos(rng), z = pos(rng);
+      Walker walker(level.world, {x, ground_height(x, z), z}, size(rng));
+      for (int frame = 0; frame < 2000; ++frame) ns.push_back(walker.step());
+    }
+  }
+  std::sort(ns.begin(), ns.end());
+  double sum = 0.0;
+  for (const double v : ns) sum += v;
+  state.counters["mean_ns"] = sum / static_cast<double>(ns.size());
+  state.counters["median_ns"] = ns[ns.size() / 2];
+  state.counters["p99_ns"] = ns[ns.size() * 99 / 100];
+  state.counters["pieces"] = static_cast<double>(level.world.piece_count());
+  state.counters["triangles"] = static_cast<double>(level.triangles);
+}
+
+} // namespace
+
+// 0: one mesh piece; 1: every triangle a flat piece; 2: ground triangles as flat pieces, boxes as box pieces.
+BENCHMARK(walk)->Arg(0)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK_MAIN();
