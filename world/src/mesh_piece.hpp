@@ -100,4 +100,26 @@ struct MeshPiece {
   Bvh tree;
 };
 
+class HitCollector;
+
+// A mesh piece's part of the world's queries, out of line so the convex pieces' loops stay as
+// small as they were (mesh_queries.cpp).
+
+/// The sweep of a capsule of `radius` (0: a ray's point) whose bounds are `box` along `motion`
+/// against each triangle whose box it reaches before `limit`: hits go to `hits` (the piece
+/// `id`, the triangle) with the normal rule applied, and `limit` follows them (their bound
+/// plus `slack`). With `separating`, contacts the motion does not approach are skipped as
+/// SweepSettings::ignore_separating says (a ray keeps every hit).
+void sweep_mesh(const MeshPiece& mesh, PieceId id, const gjk::Segment& segment, float radius, const gjk::Aabb& box,
+                const glm::vec3& motion, const SweepSettings& settings, bool separating, float slack,
+                HitCollector& hits, float& limit);
+/// Appends the contacts within `margin` of the capsule with each triangle whose box meets
+/// `box`, with the normal rule applied.
+void overlap_mesh(const MeshPiece& mesh, PieceId id, const gjk::Capsule& capsule, float margin, const gjk::Aabb& box,
+                  std::vector<Contact>& out);
+/// Whether some triangle's box meets `box` (closed bounds).
+bool mesh_in_box(const MeshPiece& mesh, const gjk::Aabb& box);
+/// Whether `box` moving along `motion` (t in [0, 1]) reaches some triangle's box.
+bool mesh_along(const MeshPiece& mesh, const gjk::Aabb& box, const glm::vec3& motion);
+
 } // namespace glide::detail

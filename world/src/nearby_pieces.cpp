@@ -53,7 +53,7 @@ void NearbyPieces::learn_face(Entry& e, const gjk::DistanceResult& d) const {
     e.face = FacePolygon();
   else if (e.target == HitTarget::terrain)
     e.face = FacePolygon(triangles_[e.order], d.normal, d.point_b);
-  else if (e.triangle != ~0u)
+  else if (e.triangle)
     e.face = FacePolygon(gjk::Triangle{e.vertices[0], e.vertices[1], e.vertices[2]}, d.normal, d.point_b);
   else
     e.face = FacePolygon(*e.hull, world_->transform(e.piece), d.normal, d.point_b);
@@ -61,7 +61,7 @@ void NearbyPieces::learn_face(Entry& e, const gjk::DistanceResult& d) const {
 
 const glm::vec3* NearbyPieces::face_normal(PieceId piece, const glm::vec3& point, float margin) const {
   for (const Entry& e : entries_)
-    if (e.target == HitTarget::piece && e.piece == piece && e.triangle == ~0u)
+    if (e.target == HitTarget::piece && e.piece == piece && !e.triangle)
       return e.face.holds(point, margin) ? &e.face.normal() : nullptr;
   return nullptr;
 }
@@ -145,6 +145,27 @@ void NearbyPieces::take_moves(const World& world) {
   }
 }
 
+// A mesh piece's triangles the held box meets, each as it was held if it was: a mesh never
+// moves, so what they taught stays true.
+void NearbyPieces::gather_triangles(const World& world, PieceId id, std::uint32_t layers) {
+  detail::WorldAccess::mesh(world, id).tree.query_box(box_, [&](const detail::LeafItem& t) {
+    bounds_.push_back(t.box);
+    if (!previous_triangles_.empty()) {
+      const auto old = previous_triangles_.find(std::uint64_t{id.value} << 32 | t.item);
+      if (old != previous_triangles_.end()) return entries_.push_back(previous_[old->second]);
+    }
+    Entry e;
+    e.piece = id;
+    e.vertices = t.payload.data();
+    e.vertex_count = 3;
+    e.layers = layers;
+    e.triangle = true;
+    e.order = t.item;
+    e.edges = static_cast<std::uint8_t>(t.word);
+    entries_.push_back(e);
+  });
+}
+
 void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin) {
   margin_ = std::isfinite(margin) && margin >= 0.f ? margin : k_default_margin;
   if (world_ == &world && box_.contains(box)) {
@@ -157,11 +178,11 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
   const std::uint64_t gathered = revision_;
   ++gathers_;
   previous_.swap(entries_);
-  previous_triangles_.clear();
+  if (!previous_triangles_.empty()) previous_triangles_.clear();
   if (same_pieces)
     for (std::uint32_t i = 0; i < previous_.size(); ++i)
-      if (previous_[i].triangle != ~0u)
-        previous_triangles_.emplace(std::uint64_t{previous_[i].piece.value} << 32 | previous_[i].triangle, i);
+      if (previous_[i].triangle)
+        previous_triangles_.emplace(std::uint64_t{previous_[i].piece.value} << 32 | previous_[i].order, i);
   entries_.clear();
   bounds_.clear();
   triangles_.clear();
@@ -172,25 +193,7 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
 
   const auto gather = [&](const detail::LeafItem& item) {
     const PieceId id{item.item};
-    if (item.payload.empty()) {
-      // A mesh piece: each triangle the box meets, as it was held if it was (a mesh never moves).
-      detail::WorldAccess::mesh(world, id).tree.query_box(box_, [&](const detail::LeafItem& t) {
-        bounds_.push_back(t.box);
-        if (!previous_triangles_.empty()) {
-          const auto old = previous_triangles_.find(std::uint64_t{id.value} << 32 | t.item);
-          if (old != previous_triangles_.end()) return entries_.push_back(previous_[old->second]);
-        }
-        Entry e;
-        e.piece = id;
-        e.vertices = t.payload.data();
-        e.vertex_count = 3;
-        e.layers = item.word;
-        e.triangle = t.item;
-        e.edges = t.word;
-        entries_.push_back(e);
-      });
-      return;
-    }
+    if (item.payload.empty()) return gather_triangles(world, id, item.word); // a mesh piece
     if (same_pieces && world.motion(id).serial <= gathered) {
       const auto old = std::find_if(previous_.begin(), previous_.end(),
                                     [&](const Entry& o) { return o.target == HitTarget::piece && o.piece == id; });
@@ -262,12 +265,12 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
       if (!e.face.time_of_impact(capsule.segment, radius, motion, start, toi.tolerance, r))
         r = detail::time_of_impact(capsule.segment, radius, motion, shape, settings.method, toi, {&e.cache, &start});
       if (!r.hit) return;
-      if (e.triangle != ~0u) r.normal = detail::mesh_normal({e.vertices, 3}, e.edges, r.point, r.normal);
+      if (e.triangle) r.normal = detail::mesh_normal({e.vertices, 3}, e.edges, r.point, r.normal);
       learn_plane(e, r.normal);
       if (detail::separating(r, motion, settings)) return;
       if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, gjk::Triangle>)
         if (detail::leaves_terrain(r, shape, capsule.segment, radius, motion, settings, toi.tolerance)) return;
-      hits.add({r.t, r.point, r.normal, e.target, e.piece, e.order, {}, e.triangle});
+      hits.add({r.t, r.point, r.normal, e.target, e.piece, e.order, {}, e.mesh_triangle()});
     });
   }
   for (const CapsuleObstacle& o : characters_) {
@@ -318,16 +321,17 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
         if (!c) return;
         c->target = e.target;
         c->piece = e.piece;
-        if (e.triangle != ~0u) {
-          c->triangle = e.triangle;
-          const detail::LeafItem item{{}, e.triangle, e.edges, {e.vertices, 3}};
+        if (e.triangle) {
+          c->triangle = e.order;
+          const detail::LeafItem item{{}, e.order, e.edges, {e.vertices, 3}};
           c->normal = detail::mesh_contact_normal(item, *c, capsule.segment);
         }
         contacts_.push_back(*c);
       });
     }
     if (pass == 0) {
-      std::sort(contacts_.begin(), contacts_.end(), detail::piece_order);
+      std::sort(contacts_.begin(), contacts_.end(),
+                [](const Contact& a, const Contact& b) { return detail::piece_order(a, b); });
       add_character_contacts(capsule, max_distance, box, filter);
     }
   }
@@ -398,8 +402,8 @@ RayHit NearbyPieces::raycast(const World& world, const glm::vec3& origin, const 
     gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, detail::VertexCloud(e.vertices, e.vertex_count),
                                               settings.method, toi);
     if (!r.hit) continue;
-    if (e.triangle != ~0u) r.normal = detail::mesh_normal({e.vertices, 3}, e.edges, r.point, r.normal);
-    hits.add({r.t, r.point, r.normal, HitTarget::piece, e.piece, 0, {}, e.triangle});
+    if (e.triangle) r.normal = detail::mesh_normal({e.vertices, 3}, e.edges, r.point, r.normal);
+    hits.add({r.t, r.point, r.normal, HitTarget::piece, e.piece, 0, {}, e.mesh_triangle()});
   }
   for (const CapsuleObstacle& o : characters_) {
     const gjk::Aabb bounds = gjk::capsule_bounds(o.capsule);

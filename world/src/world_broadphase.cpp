@@ -29,11 +29,7 @@ void World::pieces_in_box(const gjk::Aabb& box, std::vector<PieceId>& out, const
     const PieceId id{piece.item};
     if (!accepts(id, piece.word, filter)) return;
     // A mesh piece counts when one of its triangles' boxes does.
-    if (piece.payload.empty()) {
-      bool any = false;
-      mesh_piece(id).tree.query_box(box, [&](const detail::LeafItem&) { any = true; });
-      if (!any) return;
-    }
+    if (piece.payload.empty() && !detail::mesh_in_box(mesh_piece(id), box)) return;
     out.push_back(id);
   };
   for (const auto& tree : trees_) tree->query_box(box, visit);
@@ -47,18 +43,8 @@ void World::pieces_along(const gjk::Aabb& box, const glm::vec3& motion, std::vec
   const auto visit = [&](const detail::LeafItem& piece, float) {
     const PieceId id{piece.item};
     if (!accepts(id, piece.word, filter)) return;
-    if (piece.payload.empty()) {
-      // A mesh piece counts when the box reaches one of its triangles' boxes: the first ends
-      // the walk.
-      float reach = 1.f;
-      bool any = false;
-      mesh_piece(id).tree.query_sweep(box.center(), 0.5f * box.extents(), motion, reach,
-                                      [&](const detail::LeafItem&, float) {
-                                        any = true;
-                                        reach = -1.f;
-                                      });
-      if (!any) return;
-    }
+    // A mesh piece counts when the box reaches one of its triangles' boxes.
+    if (piece.payload.empty() && !detail::mesh_along(mesh_piece(id), box, motion)) return;
     out.push_back(id);
   };
   for (const auto& tree : trees_) tree->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, visit);

@@ -56,21 +56,18 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& full
 
   float limit = std::min(1.f, hits.bound() + slack);
   // A mesh piece (no payload) is the same test on each of its triangles its box reaches.
-  const auto test = [&](PieceId id, const detail::LeafItem& item, std::uint32_t triangle) {
-    gjk::ToiResult r = detail::time_of_impact(capsule.segment, capsule.radius, motion,
-                                              detail::VertexCloud(item.payload), settings.method, toi);
-    if (!r.hit) return;
-    if (triangle != ~0u) r.normal = detail::mesh_normal(item.payload, item.word, r.point, r.normal);
-    if (detail::separating(r, motion, settings)) return;
-    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0, {}, triangle});
-    limit = std::min(limit, hits.bound() + slack);
-  };
   const auto visit = [&](const detail::LeafItem& piece, float) {
     const PieceId id{piece.item};
     if (!accepts(id, piece.word, filter)) return;
-    if (!piece.payload.empty()) return test(id, piece, ~0u);
-    mesh_piece(id).tree.query_sweep(box.center(), 0.5f * box.extents(), motion, limit,
-                                    [&](const detail::LeafItem& t, float) { test(id, t, t.item); });
+    if (piece.payload.empty()) // a mesh piece: the same test on each triangle (out of line)
+      return detail::sweep_mesh(mesh_piece(id), id, capsule.segment, capsule.radius, box, motion, settings, true, slack,
+                                hits, limit);
+    const detail::VertexCloud shape(piece.payload);
+    const gjk::ToiResult r =
+        detail::time_of_impact(capsule.segment, capsule.radius, motion, shape, settings.method, toi);
+    if (!r.hit || detail::separating(r, motion, settings)) return;
+    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0, {}});
+    limit = std::min(limit, hits.bound() + slack);
   };
   for (const auto& tree : trees_) tree->query_sweep(box.center(), 0.5f * box.extents(), motion, limit, visit);
   SweepHit hit = detail::to_sweep_hit(hits.winner());
@@ -86,25 +83,19 @@ std::vector<Contact> World::overlap_capsule(const gjk::Capsule& capsule, float m
   margin = std::max(margin, -capsule.radius);
   update();
   const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(margin, 0.f));
-  const auto test = [&](PieceId id, const detail::LeafItem& item, std::uint32_t triangle) {
-    std::optional<Contact> c = detail::contact(capsule, margin, detail::VertexCloud(item.payload));
-    if (!c) return;
-    c->target = HitTarget::piece;
-    c->piece = id;
-    if (triangle != ~0u) {
-      c->triangle = triangle;
-      c->normal = detail::mesh_contact_normal(item, *c, capsule.segment);
-    }
-    contacts.push_back(*c);
-  };
   const auto visit = [&](const detail::LeafItem& piece) {
     const PieceId id{piece.item};
     if (!accepts(id, piece.word, filter)) return;
-    if (!piece.payload.empty()) return test(id, piece, ~0u);
-    mesh_piece(id).tree.query_box(box, [&](const detail::LeafItem& t) { test(id, t, t.item); });
+    if (piece.payload.empty()) return detail::overlap_mesh(mesh_piece(id), id, capsule, margin, box, contacts);
+    std::optional<Contact> c = detail::contact(capsule, margin, detail::VertexCloud(piece.payload));
+    if (!c) return;
+    c->target = HitTarget::piece;
+    c->piece = id;
+    contacts.push_back(*c);
   };
   for (const auto& tree : trees_) tree->query_box(box, visit);
-  std::sort(contacts.begin(), contacts.end(), detail::piece_order);
+  std::sort(contacts.begin(), contacts.end(),
+            [](const Contact& a, const Contact& b) { return detail::piece_order(a, b); });
 
   if (terrain_ && (terrain_layers_ & filter.layer_mask) != 0u) {
     terrain_->triangles_in(detail::up_to_terrain_top(box, *terrain_), [&](const gjk::Triangle& triangle) {
@@ -144,20 +135,17 @@ RayHit World::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t
   // A ray is a point swept along the motion: the same time of impact as a capsule of radius 0.
   const gjk::Segment point{origin, origin};
   float limit = std::min(1.f, hits.bound() + slack);
-  const auto test = [&](PieceId id, const detail::LeafItem& item, std::uint32_t triangle) {
-    gjk::ToiResult r =
-        detail::time_of_impact(point, 0.f, motion, detail::VertexCloud(item.payload), settings.method, toi);
-    if (!r.hit) return;
-    if (triangle != ~0u) r.normal = detail::mesh_normal(item.payload, item.word, r.point, r.normal);
-    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0, {}, triangle});
-    limit = std::min(limit, hits.bound() + slack);
-  };
   const auto visit = [&](const detail::LeafItem& piece, float) {
     const PieceId id{piece.item};
     if (!accepts(id, piece.word, filter)) return;
-    if (!piece.payload.empty()) return test(id, piece, ~0u);
-    mesh_piece(id).tree.query_sweep(origin, glm::vec3(0.f), motion, limit,
-                                    [&](const detail::LeafItem& t, float) { test(id, t, t.item); });
+    if (piece.payload.empty())
+      return detail::sweep_mesh(mesh_piece(id), id, point, 0.f, gjk::Aabb::of_point(origin), motion, settings, false,
+                                slack, hits, limit);
+    const detail::VertexCloud shape(piece.payload);
+    const gjk::ToiResult r = detail::time_of_impact(point, 0.f, motion, shape, settings.method, toi);
+    if (!r.hit) return;
+    hits.add({r.t, r.point, r.normal, HitTarget::piece, id, 0, {}});
+    limit = std::min(limit, hits.bound() + slack);
   };
   for (const auto& tree : trees_) tree->query_sweep(origin, glm::vec3(0.f), motion, limit, visit);
 

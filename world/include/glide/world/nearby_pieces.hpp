@@ -88,12 +88,13 @@ private:
     std::uint32_t vertex_count = 0;
     std::uint32_t layers = 0;
     HitTarget target = HitTarget::piece;
+    bool triangle = false;  ///< a mesh piece's triangle (index: `order`; vertices: its three corners)
+    std::uint8_t edges = 0; ///< that triangle's active edges (TriangleMesh::active_edges)
     PieceId piece;
     const gjk::ConvexHull* hull = nullptr; ///< piece: its hull in local space (null for a mesh's triangle)
-    std::uint32_t triangle = ~0u;          ///< a mesh piece's triangle (vertices: its three corners)
-    std::uint32_t edges = 0;               ///< that triangle's active edges (TriangleMesh::active_edges)
     FacePolygon face;        ///< the face the last GJK closest points lay inside (empty: an edge or vertex)
-    std::uint32_t order = 0; ///< terrain walk order
+    std::uint32_t order = 0; ///< terrain walk order; a mesh triangle's index
+    std::uint32_t mesh_triangle() const { return triangle ? order : ~0u; }
     // Every point of the shape has dot(plane_normal, p) <= plane_offset.
     bool has_plane = false;
     glm::vec3 plane_normal{0.f};
@@ -114,6 +115,7 @@ private:
   void learn_face(Entry& e, const gjk::DistanceResult& d) const;
 
   static Entry piece_entry(const World& world, PieceId id);
+  void gather_triangles(const World& world, PieceId id, std::uint32_t layers);
   void add_character_contacts(const gjk::Capsule& capsule, float max_distance, const gjk::Aabb& box,
                               const QueryFilter& filter);
   void take_moves(const World& world);
