@@ -241,6 +241,16 @@ MapImage render_map(const DemoLevel& level, const std::vector<FrameRecord>& fram
   std::stable_sort(ids.begin(), ids.end(),
                    [&](PieceId a, PieceId b) { return level.world.bounds(a).max.y < level.world.bounds(b).max.y; });
   for (const PieceId id : ids) {
+    if (level.world.is_mesh(id)) { // not convex: each triangle on its own
+      const std::span<const glm::vec3> v = level.world.world_vertices(id);
+      for (const auto& t : level.world.mesh(id).triangles()) {
+        const glm::vec3 &a = v[t[0]], &b = v[t[1]], &c = v[t[2]];
+        const float top = std::max({a.y, b.y, c.y});
+        fill_polygon(canvas, hull_2d({canvas.to_pixel(a.x, a.z), canvas.to_pixel(b.x, b.z), canvas.to_pixel(c.x, c.z)}),
+                     mix(k_piece_low, k_piece_high, top / 5.f), 0.7f);
+      }
+      continue;
+    }
     std::vector<glm::vec2> points;
     for (const glm::vec3& v : level.world.world_vertices(id)) points.push_back(canvas.to_pixel(v.x, v.z));
     const float top = level.world.bounds(id).max.y;

@@ -69,6 +69,23 @@ TEST_CASE("level mesh: every hull face of the built-in level, tops walkable and 
   CHECK(walkable(strict) < walkable(mesh));
 }
 
+TEST_CASE("level mesh: a mesh piece is drawn triangle by triangle, floor walkable and wall a wall") {
+  World world;
+  // A floor quad facing up and a wall quad facing -x, one mesh, moved 5 m along z.
+  const glide::TriangleMesh room({{0, 0, 0}, {0, 0, 2}, {2, 0, 2}, {2, 0, 0}, {2, 2, 0}, {2, 2, 2}},
+                                 {{0, 1, 2}, {0, 2, 3}, {3, 2, 5}, {3, 5, 4}});
+  const PieceId id = world.add_mesh(room, {{1, 0, 0, 0}, {0, 0, 5}});
+  const viewer::TriangleMesh mesh = level_mesh(world, glm::radians(50.f));
+  REQUIRE(mesh.size() == 12);
+  for (std::size_t i = 0; i < 12; ++i) {
+    const bool floor = i < 6;
+    CHECK_APPROX(mesh[i].normal, floor ? glm::vec3(0, 1, 0) : glm::vec3(-1, 0, 0), 1e-6f);
+    CHECK(mesh[i].color == (floor ? k_walkable_color : k_wall_color));
+    CHECK(mesh[i].position.z >= 5.f);
+  }
+  CHECK(piece_mesh(world, id, glm::radians(50.f)).size() == 12); // in its own space
+}
+
 TEST_CASE("walker: walks the camera's forward at walk speed on the built-in floor") {
   const ViewerLevel level = builtin_level();
   Walker walker(level.world, {}, level.spawn);
