@@ -62,8 +62,8 @@ Actuals pair_query(const Case& c) {
         case QueryType::distance: {
           const gjk::DistanceResult r = gjk::distance(sa, sb);
           return {{"distance", num(r.distance)},
-                  {"point_a", vec(r.point_a)},
-                  {"point_b", vec(r.point_b)},
+                  {"point_a", Point{c.origin, r.point_a}},
+                  {"point_b", Point{c.origin, r.point_b}},
                   {"normal", vec(r.normal)}};
         }
         case QueryType::intersect:
@@ -74,8 +74,8 @@ Actuals pair_query(const Case& c) {
           return {{"overlapping", true},
                   {"depth", num(r.depth)},
                   {"normal", vec(r.normal)},
-                  {"point_a", vec(r.point_a)},
-                  {"point_b", vec(r.point_b)}};
+                  {"point_a", Point{c.origin, r.point_a}},
+                  {"point_b", Point{c.origin, r.point_b}}};
         }
         default:
           return {};

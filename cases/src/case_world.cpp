@@ -119,7 +119,7 @@ Actuals sweep_query(const Case& c) {
   if (!hit.hit) return {{"hit", false}, {"fraction", num(1.f)}};
   return {{"hit", true},
           {"fraction", num(hit.fraction)},
-          {"point", hit.point},
+          {"point", Point{c.origin, hit.point}},
           {"normal", hit.normal},
           {"piece", w.name_of(hit.target, hit.piece)},
           {"started_overlapped", hit.started_overlapped}};
@@ -132,7 +132,7 @@ Actuals raycast_query(const Case& c) {
   if (!hit.hit) return {{"hit", false}};
   return {{"hit", true},
           {"distance", num(hit.t)},
-          {"point", hit.point},
+          {"point", Point{c.origin, hit.point}},
           {"normal", hit.normal},
           {"piece", w.name_of(hit.target, hit.piece)}};
 }
@@ -186,7 +186,7 @@ Actuals move_query(const Case& c) {
       }
     }
   }
-  Actuals out{{"position", r.position},
+  Actuals out{{"position", Point{c.origin, r.position}},
               {"velocity", r.velocity},
               {"ground", std::string(ground_name(r.ground.state))},
               {"ground_normal", r.ground.normal},
@@ -203,7 +203,7 @@ Actuals move_query(const Case& c) {
               {"crushed_frames", num(static_cast<float>(crushed_frames))},
               {"penetration", num(penetration)},
               {"max_static_penetration", num(max_static_penetration)},
-              {"max_height", num(max_height)}};
+              {"max_height", glm::dot(c.origin, glm::dvec3(up)) + static_cast<double>(max_height)}};
   if (frame_piece) out.push_back({"relative_drift", num(relative_drift)});
   return out;
 }

@@ -20,6 +20,8 @@ using cases::Json;
 using cases::json_number;
 
 Json vec(const glm::vec3& v) { return Json::array({json_number(v.x), json_number(v.y), json_number(v.z)}); }
+/// A position of the world's float coordinates as the global one the case file holds.
+Json position(const World& world, const glm::vec3& v) { return cases::json_position(world.origin(), v); }
 
 std::string piece_name(PieceId id) { return "piece" + std::to_string(id.value); }
 
@@ -30,7 +32,7 @@ Json piece_instance(const World& world, PieceId id) {
   Json inst = Json::object();
   inst["name"] = piece_name(id);
   inst["shape"] = Json{{"type", "hull"}, {"points", points}};
-  inst["position"] = vec(t.translation);
+  inst["position"] = position(world, t.translation);
   // The exact rotation as a quaternion [w, x, y, z]; Euler angles would not round-trip.
   inst["quat"] = Json::array(
       {json_number(t.rotation.w), json_number(t.rotation.x), json_number(t.rotation.y), json_number(t.rotation.z)});
@@ -38,7 +40,7 @@ Json piece_instance(const World& world, PieceId id) {
 }
 
 /// The terrain samples under `box` (at least 2 x 2), heights written as world heights.
-Json terrain_instance(const Heightfield& terrain, const gjk::Aabb& box) {
+Json terrain_instance(const World& world, const Heightfield& terrain, const gjk::Aabb& box) {
   const glm::vec3 o = terrain.origin();
   const glm::vec2 cell = terrain.cell_size();
   const auto clamp_index = [](float v, int n) {
@@ -77,7 +79,7 @@ Json terrain_instance(const Heightfield& terrain, const gjk::Aabb& box) {
   Json inst = Json::object();
   inst["name"] = "terrain";
   inst["shape"] = shape;
-  inst["position"] = vec({corner.x, 0.f, corner.z});
+  inst["position"] = position(world, {corner.x, 0.f, corner.z});
   return inst;
 }
 
@@ -105,13 +107,13 @@ SweepHit record_case(const std::filesystem::path& file, const std::string& name,
   Json instances = Json::array();
   for (const PieceId id : world.piece_ids())
     if (world.bounds(id).overlaps(box)) instances.push_back(piece_instance(world, id));
-  if (const Heightfield* terrain = world.terrain()) instances.push_back(terrain_instance(*terrain, box));
+  if (const Heightfield* terrain = world.terrain()) instances.push_back(terrain_instance(world, *terrain, box));
 
   Json query = Json::object();
   query["type"] = "sweep";
   query["capsule"] = Json{{"type", "capsule"},
-                          {"a", vec(capsule.segment.a)},
-                          {"b", vec(capsule.segment.b)},
+                          {"a", position(world, capsule.segment.a)},
+                          {"b", position(world, capsule.segment.b)},
                           {"radius", json_number(capsule.radius)}};
   query["motion"] = vec(motion);
   query["settings"] = cases::settings_json(sweep_settings_table(), settings);
@@ -120,7 +122,7 @@ SweepHit record_case(const std::filesystem::path& file, const std::string& name,
   expect["hit"] = hit.hit;
   if (hit.hit) {
     expect["fraction"] = json_number(hit.fraction);
-    expect["point"] = vec(hit.point);
+    expect["point"] = position(world, hit.point);
     expect["normal"] = vec(hit.normal);
     expect["piece"] = hit.target == HitTarget::terrain ? std::string("terrain") : piece_name(hit.piece);
     expect["started_overlapped"] = hit.started_overlapped;
@@ -129,6 +131,8 @@ SweepHit record_case(const std::filesystem::path& file, const std::string& name,
   Json c = Json::object();
   c["name"] = name;
   if (!options.description.empty()) c["description"] = options.description;
+  // The world's origin, so the replay computes in the same floats wherever the scene is.
+  c["origin"] = Json::array({world.origin().x, world.origin().y, world.origin().z});
   c["world"] = instances;
   c["query"] = query;
   c["expect"] = expect;

@@ -341,6 +341,21 @@ TEST_CASE("record_case writes a case that replays to the same answer") {
     CHECK(hit.target == glide::HitTarget::terrain);
     CHECK(contains(read_file(file), "\"method\": \"bisection\""));
   }
+  SUBCASE("a scene 1e5 m out, the world's origin near it: written in global coordinates") {
+    const glm::dvec3 origin(1e5 + 0.375, 2.5, -1e5 + 0.125);
+    glide::World far;
+    far.shift_origin(origin);
+    const glide::PieceId far_crate =
+        far.add_piece(glide::gjk::ConvexHull(cube), {turn, far.to_local(origin + glm::dvec3(4.0, 1.2f, 0.3f))});
+    const glide::gjk::Capsule moved{
+        {far.to_local(origin + glm::dvec3(0, 1, 0)), far.to_local(origin + glm::dvec3(0, 2, 0))}, 0.4f};
+    const glide::SweepHit hit = glide::record_case(file, "far_into_crate", far, moved, {6.f, 0.f, 0.f});
+    REQUIRE(hit.hit);
+    CHECK(hit.piece == far_crate);
+    const std::string text = read_file(file);
+    CHECK(contains(text, "\"origin\": [100000.375, 2.5, -99999.875]"));
+    CHECK(contains(text, "\"position\": [100004.375, 3.7, -99999.575]"));
+  }
   SUBCASE("a miss; recording twice under one name keeps one case") {
     glide::record_case(file, "miss", world, capsule, {0.f, 3.f, 0.f});
     glide::record_case(file, "miss", world, capsule, {0.f, 3.f, 0.f});

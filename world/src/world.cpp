@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace glide {
@@ -81,6 +82,7 @@ void World::swap(World& other) noexcept {
   std::swap(build_index_, other.build_index_);
   std::swap(rebuilds_, other.rebuilds_);
   std::swap(refits_, other.refits_);
+  std::swap(origin_, other.origin_);
   revision_ = new_epoch();
   other.revision_ = new_epoch();
   structure_revision_ = revision_;
@@ -215,6 +217,60 @@ std::vector<PieceId> World::piece_ids() const {
   for (std::uint32_t i = 0; i < pieces_.size(); ++i)
     if (pieces_[i].alive) ids.push_back(PieceId{i});
   return ids;
+}
+
+namespace {
+
+glm::vec3 moved_by(const glm::vec3& v, const glm::dvec3& by) { return glm::vec3(glm::dvec3(v) + by); }
+
+void check_global(const glm::dvec3& p, const char* call, const char* what) {
+  if (!limits::in_global_range(p.x) || !limits::in_global_range(p.y) || !limits::in_global_range(p.z))
+    throw Error(std::string(call) + ": " + what + " " + limits::vec_text(p) + " is not finite or beyond " +
+                limits::number_text(limits::k_max_global_coordinate) + " m");
+}
+
+} // namespace
+
+glm::vec3 World::to_local(const glm::dvec3& position) const {
+  check_global(position, "World::to_local", "position");
+  const glm::vec3 local(position - origin_);
+  if (!limits::in_range(local))
+    throw Error("World::to_local: position " + limits::vec_text(position) + " is " + limits::vec_text(local) +
+                " from the world's origin " + limits::vec_text(origin_) +
+                ", beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
+  return local;
+}
+
+void World::shift_origin(const glm::dvec3& origin) {
+  check_global(origin, "World::shift_origin", "origin");
+  const glm::dvec3 by = origin_ - origin; // what every float position gains
+  if (by == glm::dvec3(0.0)) return;
+  // Everything is placed anew aside and checked first: a failed shift changes nothing.
+  std::vector<std::vector<glm::vec3>> vertices(pieces_.size());
+  std::vector<gjk::Aabb> bounds(pieces_.size());
+  for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
+    const Piece& p = pieces_[i];
+    if (!p.alive) continue;
+    gjk::Transform t = p.transform;
+    t.translation = moved_by(t.translation, by);
+    check_placed(detail::place(hulls_[i], t, vertices[i], bounds[i]), bounds[i], "World::shift_origin");
+  }
+  std::optional<Heightfield> terrain = terrain_;
+  if (terrain) terrain->translate(by);
+  for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
+    Piece& p = pieces_[i];
+    if (!p.alive) continue;
+    p.transform.translation = moved_by(p.transform.translation, by);
+    p.world_vertices = std::move(vertices[i]);
+    p.bounds = bounds[i];
+    // The last motion keeps its serial: a character that rode it is not carried again.
+    p.motion.from.translation = moved_by(p.motion.from.translation, by);
+    p.motion.to.translation = p.transform.translation;
+  }
+  terrain_ = std::move(terrain);
+  origin_ = origin;
+  dirty_ = {true, true};
+  revision_ = structure_revision_ = next_revision();
 }
 
 void World::set_terrain(Heightfield terrain, std::uint32_t layers) {
