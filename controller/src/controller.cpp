@@ -96,7 +96,7 @@ SweepHit Controller::sweep(const glm::vec3& motion) const {
 }
 
 gjk::Capsule Controller::swept_capsule() const {
-  gjk::Capsule inflated = capsule();
+  gjk::Capsule inflated = capsule_at(position_);
   inflated.radius += settings_.skin_width;
   return inflated;
 }
