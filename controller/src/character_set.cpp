@@ -467,7 +467,6 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     throw Error("CharacterSet::update: " + std::to_string(velocities.size()) + " velocities for " + std::to_string(n) +
                 " characters");
   const ParallelFor& run = parallel_for ? parallel_for : ParallelFor(run_here);
-  for (Character& c : characters_) c.controller->follow_origin(); // after World::shift_origin
   // Each character's checks, velocity, start capsule and reach, in parallel; a refusal names
   // the first refused character, as checking them in order would.
   effective_.resize(n);
@@ -479,6 +478,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       if (i + k_prefetch_ahead < end) prefetch(*characters_[i + k_prefetch_ahead].controller);
+      characters_[i].controller->follow_origin(); // after a World::shift_origin
       try {
         prepare(i, velocities[i], dt);
       } catch (const Error&) {

@@ -46,7 +46,8 @@ void Controller::check_motion(const glm::vec3& velocity, float dt, const char* w
 }
 
 Controller::Controller(const World& world, const ControllerSettings& settings, const glm::vec3& position)
-    : world_(&world), settings_(settings), position_(position), origin_(world.origin()) {
+    : world_(&world), world_origin_(&world.origin()), settings_(settings), position_(position),
+      origin_(world.origin()) {
   validate(settings_);
   check_position(position, "Controller: start position");
   trace_.iterations.reserve(static_cast<std::size_t>(2 * settings_.max_slide_iterations + 4));
@@ -174,13 +175,7 @@ void Controller::pick_characters() {
   nearby_.set_characters(picked_characters_);
 }
 
-glm::vec3 Controller::position() const {
-  const glm::dvec3& origin = world_->origin();
-  return origin_ == origin ? position_ : glm::vec3(glm::dvec3(position_) + (origin_ - origin));
-}
-
-void Controller::follow_origin() {
-  if (origin_ == world_->origin()) return;
+void Controller::rebase() {
   const glm::dvec3 by = origin_ - world_->origin();
   position_ = glm::vec3(glm::dvec3(position_) + by);
   ground_.point = glm::vec3(glm::dvec3(ground_.point) + by);

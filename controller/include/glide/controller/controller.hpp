@@ -153,14 +153,18 @@ public:
 
   const ControllerSettings& settings() const { return settings_; }
   /// The feet in the world's float coordinates (m), relative to World::origin() as it is now.
-  glm::vec3 position() const;
+  glm::vec3 position() const {
+    return origin_ == *world_origin_ ? position_ : glm::vec3(glm::dvec3(position_) + (origin_ - *world_origin_));
+  }
   /// The feet as a global position (m, double): World::origin() plus position().
   glm::dvec3 global_position() const { return origin_ + glm::dvec3(position_); }
   /// After World::shift_origin: re-expresses the character's state relative to the new origin.
   /// Every call that uses the state (move, teleport, resize, set_settings, save_state,
   /// restore_state, and CharacterSet::update) does so first; position() and capsule() need
   /// not. ground() and last_trace() stay in the old coordinates until then.
-  void follow_origin();
+  void follow_origin() {
+    if (origin_ != *world_origin_) rebase();
+  }
   const GroundInfo& ground() const { return ground_; }
   /// The capsule in world space at the current position.
   gjk::Capsule capsule() const { return capsule_at(position()); }
@@ -189,6 +193,7 @@ private:
            (!listener_ || listener_->validate_character(other));
   }
   void pick_characters();
+  void rebase(); // follow_origin's work
   /// Throws glide::Error, before anything changes, for a move Controller::move refuses.
   void check_move(const glm::vec3& velocity, float dt) const;
 
@@ -227,6 +232,7 @@ private:
   void record_hit(const SweepHit& hit, float fraction, MoveResult& result) const;
 
   const World* world_;
+  const glm::dvec3* world_origin_; // World::origin(), read without the World's definition
   ControllerSettings settings_;
   glm::vec3 position_{0.f};
   glm::dvec3 origin_{0.0}; // the world's origin position_ and ground_ are relative to
