@@ -245,15 +245,16 @@ void World::shift_origin(const glm::dvec3& origin) {
   check_global(origin, "World::shift_origin", "origin");
   const glm::dvec3 by = origin_ - origin; // what every float position gains
   if (by == glm::dvec3(0.0)) return;
-  // Everything is placed anew aside and checked first: a failed shift changes nothing.
-  std::vector<std::vector<glm::vec3>> vertices(pieces_.size());
-  std::vector<gjk::Aabb> bounds(pieces_.size());
-  for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
-    const Piece& p = pieces_[i];
+  // Checked first, on the boxes moved in double, so a failed shift changes nothing; a box
+  // within an eighth of a metre of the range's edge (a float step there) is refused.
+  constexpr double k_edge = static_cast<double>(limits::k_max_coordinate) - 0.125;
+  for (const Piece& p : pieces_) {
     if (!p.alive) continue;
-    gjk::Transform t = p.transform;
-    t.translation = moved_by(t.translation, by);
-    check_placed(detail::place(hulls_[i], t, vertices[i], bounds[i]), bounds[i], "World::shift_origin");
+    const glm::dvec3 lo = glm::dvec3(p.bounds.min) + by, hi = glm::dvec3(p.bounds.max) + by;
+    if (!(std::max({-lo.x, -lo.y, -lo.z, hi.x, hi.y, hi.z}) <= k_edge))
+      throw Error("World::shift_origin: a piece would span " + limits::vec_text(lo) + " to " + limits::vec_text(hi) +
+                  " from the new origin, beyond the valid coordinates (|v| <= " +
+                  limits::number_text(limits::k_max_coordinate) + " m)");
   }
   std::optional<Heightfield> terrain = terrain_;
   if (terrain) terrain->translate(by);
@@ -261,8 +262,7 @@ void World::shift_origin(const glm::dvec3& origin) {
     Piece& p = pieces_[i];
     if (!p.alive) continue;
     p.transform.translation = moved_by(p.transform.translation, by);
-    p.world_vertices = std::move(vertices[i]);
-    p.bounds = bounds[i];
+    detail::place(hulls_[i], p.transform, p.world_vertices, p.bounds); // in place: no allocation
     // The last motion keeps its serial: a character that rode it is not carried again.
     p.motion.from.translation = moved_by(p.motion.from.translation, by);
     p.motion.to.translation = p.transform.translation;
