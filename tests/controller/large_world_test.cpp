@@ -96,8 +96,9 @@ std::vector<Scene> scenes() {
 }
 
 /// The scene placed at `at` in a world whose origin is `origin`; the feet after every frame,
-/// less `at`, in double.
-std::vector<glm::dvec3> play(const Scene& scene, const glm::dvec3& at, const glm::dvec3& origin) {
+/// less `at`, in double. `before_frame`, when given, runs before each frame's move.
+std::vector<glm::dvec3> play(const Scene& scene, const glm::dvec3& at, const glm::dvec3& origin,
+                             const std::function<void(int, World&, Controller&)>& before_frame = {}) {
   World world;
   world.shift_origin(origin);
   scene.build(world, at);
@@ -105,6 +106,7 @@ std::vector<glm::dvec3> play(const Scene& scene, const glm::dvec3& at, const glm
   PlayerStep player;
   std::vector<glm::dvec3> path;
   for (int frame = 0; frame < scene.frames; ++frame) {
+    if (before_frame) before_frame(frame, world, c);
     player.step(c, {.velocity = scene.walk}, k_dt);
     path.push_back(c.global_position() - at);
   }
@@ -151,22 +153,13 @@ TEST_CASE("shifting the origin under walking characters changes nothing but roun
   const Scene scene = scenes()[0];
   const glm::dvec3 at(5e4, 0, -5e4);
   const std::vector<glm::dvec3> steady = play(scene, at, at);
-  World world;
-  world.shift_origin(at);
-  scene.build(world, at);
-  Controller c(world, {}, world.to_local(at + glm::dvec3(scene.start)));
-  PlayerStep player;
-  std::vector<glm::dvec3> path;
-  for (int frame = 0; frame < scene.frames; ++frame) {
-    if (frame == 30 || frame == 70) {
-      const glm::dvec3 before = c.global_position();
-      world.shift_origin(world.origin() + glm::dvec3(123.375, -0.5, -77.25));
-      // position() reads in the new coordinates at once, before the controller's next call.
-      CHECK(glm::length(world.to_global(c.position()) - before) <= 1e-5);
-    }
-    player.step(c, {.velocity = scene.walk}, k_dt);
-    path.push_back(c.global_position() - at);
-  }
+  const std::vector<glm::dvec3> path = play(scene, at, at, [](int frame, World& world, Controller& c) {
+    if (frame != 30 && frame != 70) return;
+    const glm::dvec3 before = c.global_position();
+    world.shift_origin(world.origin() + glm::dvec3(123.375, -0.5, -77.25));
+    // position() reads in the new coordinates at once, before the controller's next call.
+    CHECK(glm::length(world.to_global(c.position()) - before) <= 1e-5);
+  });
   // A shift rounds the character's and the pieces' coordinates anew (by up to 8e-6 m here); a
   // move answers such rounding within k_rounding_spread, as at the origin.
   CHECK(farthest(path, steady) <= k_rounding_spread);

@@ -54,19 +54,9 @@ inline std::string number_text(double v) {
   const auto r = std::to_chars(buffer, buffer + sizeof buffer, v);
   return std::string(buffer, r.ptr);
 }
-/// "(x, y, z)" for error messages.
-inline std::string vec_text(const glm::vec3& v) {
-  std::string out = "(";
-  out += number_text(v.x);
-  out += ", ";
-  out += number_text(v.y);
-  out += ", ";
-  out += number_text(v.z);
-  out += ')';
-  return out;
-}
-
-inline std::string vec_text(const glm::dvec3& v) {
+/// "(x, y, z)" for error messages, of a float or a double vector.
+template <class T>
+std::string vec_text(const glm::vec<3, T>& v) {
   std::string out = "(";
   out += number_text(v.x);
   out += ", ";
