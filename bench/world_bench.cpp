@@ -241,6 +241,19 @@ void world_update(benchmark::State& state) {
   state.counters["depth"] = static_cast<double>(stats.depth);
 }
 
+// World::shift_origin by 1 km and back, and the update that rebuilds the hierarchy after it:
+// what keeping a large world's origin near the player costs each time it moves.
+void shift_origin(benchmark::State& state) {
+  Level& l = level(static_cast<int>(state.range(0)));
+  bool away = false;
+  for (auto _ : state) {
+    away = !away;
+    l.world.shift_origin(away ? glm::dvec3(1000.0, 0.0, -1000.0) : glm::dvec3(0.0));
+    l.world.update();
+  }
+  if (away) l.world.shift_origin(glm::dvec3(0.0));
+}
+
 // ---- moving pieces --------------------------------------------------------------------
 
 constexpr int k_static_pieces = 100000;
@@ -527,6 +540,7 @@ BENCHMARK(sweep_bullet)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000);
 #endif
 BENCHMARK(sweep_terrain)->ArgName("bisection")->Arg(0)->Arg(1);
 BENCHMARK(world_update)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(shift_origin)->ArgName("pieces")->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 // Steps of 10 mm per axis per frame (a platform at up to 1 m/s), and 100 mm (a fast one).
 BENCHMARK(moving_pieces)->ArgNames({"step_mm", "kinematic"})->ArgsProduct({{10, 100}, {1, 0}})->UseManualTime();
 BENCHMARK(sweep_after_motion)->ArgNames({"step_mm", "refitted"})->ArgsProduct({{10, 100}, {1, 0, 2}});

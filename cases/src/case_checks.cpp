@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <type_traits>
 
 namespace glide::cases {
@@ -40,7 +41,7 @@ bool holds(const Expectation& e, const Value& actual) {
         if (!std::holds_alternative<T>(actual)) return false;
         const T& act = std::get<T>(actual);
         if constexpr (std::is_same_v<T, double>) {
-          const double a = act, x = as_float(exp);
+          const double a = act, x = e.global ? exp : as_float(exp);
           switch (e.kind) {
           case Expectation::Kind::equal:
             return std::abs(a - x) <= tol;
@@ -53,6 +54,10 @@ bool holds(const Expectation& e, const Value& actual) {
         } else if constexpr (std::is_same_v<T, glm::vec3>) {
           const glm::dvec3 d = glm::dvec3(act) - glm::dvec3(exp);
           return glm::length(d) <= tol; // NaN never passes
+        } else if constexpr (std::is_same_v<T, Point>) {
+          // Both relative to the case's origin: the float coordinates the case ran in.
+          const glm::dvec3 d = glm::dvec3(act.local) - glm::dvec3(exp.local) + (act.origin - exp.origin);
+          return glm::length(d) <= tol;
         } else {
           return act == exp;
         }
@@ -61,6 +66,19 @@ bool holds(const Expectation& e, const Value& actual) {
 }
 
 } // namespace
+
+std::string coordinate_text(double origin, float local) {
+  if (origin == 0.0) return shortest(local);
+  // The shortest decimal that reads back, less the origin, as the same float.
+  const double global = origin + static_cast<double>(local);
+  char buf[64];
+  for (int digits = 1; digits <= 17; ++digits) {
+    const auto r = std::to_chars(buf, buf + sizeof buf, global, std::chars_format::general, digits);
+    const std::string text(buf, r.ptr);
+    if (static_cast<float>(std::strtod(text.c_str(), nullptr) - origin) == local) return text;
+  }
+  return shortest(global);
+}
 
 std::string format_value(const Value& value) {
   return std::visit(
@@ -81,6 +99,14 @@ std::string format_value(const Value& value) {
               .append(", ")
               .append(shortest(v.z))
               .append("]");
+        else if constexpr (std::is_same_v<T, Point>)
+          return std::string("[")
+              .append(coordinate_text(v.origin.x, v.local.x))
+              .append(", ")
+              .append(coordinate_text(v.origin.y, v.local.y))
+              .append(", ")
+              .append(coordinate_text(v.origin.z, v.local.z))
+              .append("]");
         else
           return std::string("\"").append(v).append("\"");
       },
@@ -94,8 +120,10 @@ Value find_actual(const Actuals& actual, const std::string& field) {
   int axis = 0;
   if (split_component(field, base, axis))
     for (const auto& a : actual)
-      if (a.field == base && std::holds_alternative<glm::vec3>(a.value))
-        return static_cast<double>(std::get<glm::vec3>(a.value)[axis]);
+      if (a.field == base) {
+        if (const auto* v = std::get_if<glm::vec3>(&a.value)) return static_cast<double>((*v)[axis]);
+        if (const auto* p = std::get_if<Point>(&a.value)) return p->global()[axis];
+      }
   return {};
 }
 

@@ -11,6 +11,9 @@ namespace glide::cases {
 
 /// Shortest text that reads back to the same float ("0.1", "[1, 0, 0.5]", "true", "\"crate\"").
 std::string format_value(const Value& value);
+/// One coordinate of a position: `local` relative to `origin` (m), as the shortest decimal that
+/// reads back, less the origin, as the same float.
+std::string coordinate_text(double origin, float local);
 
 /// Compares every expectation of `c` with the actual values (floats compared as floats, so a
 /// value written by --update always passes again).

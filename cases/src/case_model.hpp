@@ -8,10 +8,13 @@
 #include <glide/gjk/shapes.hpp>
 #include <glide/world/piece_path.hpp>
 
+#include <glm/ext/vector_double3.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -22,14 +25,21 @@ namespace glide::cases {
 
 /// One shape definition, in the local space of the instance that places it.
 struct ShapeDef {
-  enum class Kind { point, segment, triangle, box, sphere, capsule, hull, obj, heightfield };
+  enum class Kind { point, segment, triangle, box, sphere, capsule, hull, obj, heightfield, mesh };
   Kind kind = Kind::point;
-  std::vector<glm::vec3> points; ///< point: 1, segment and capsule: 2, triangle: 3, hull: >= 1 (m)
-  glm::vec3 half_extents{0.f};   ///< box (m)
-  float radius = 0.f;            ///< sphere and capsule (m)
-  std::filesystem::path file;    ///< obj, and heightfield from a file: resolved against the case file
-  float scale = 1.f;             ///< obj: uniform scale applied to the vertices
-  bool use_hull = false;         ///< obj: a non-convex object becomes its hull instead of an error
+  /// point: 1, segment and capsule: 2, triangle: 3, hull: >= 1, mesh: its vertices (m, from offset)
+  std::vector<glm::vec3> points;
+  std::vector<std::array<std::uint32_t, 3>> triangles; ///< mesh: vertex indices, three per triangle
+  float flat_angle = 0.f;                              ///< mesh: TriangleMeshSettings::flat_angle (radians)
+  /// What the points are relative to (m): zero or the case's origin when one is within 1 km of
+  /// their middle, else the multiple of 16 m nearest it, so points written far out keep their
+  /// float precision. The instance placing the shape takes it into its translation.
+  glm::dvec3 offset{0.0};
+  glm::vec3 half_extents{0.f}; ///< box (m)
+  float radius = 0.f;          ///< sphere and capsule (m)
+  std::filesystem::path file;  ///< obj, and heightfield from a file: resolved against the case file
+  float scale = 1.f;           ///< obj: uniform scale applied to the vertices
+  bool use_hull = false;       ///< obj: a non-convex object becomes its hull instead of an error
   // Inline heightfield.
   int rows = 0, columns = 0;
   std::vector<float> heights; ///< row-major, rows * columns (m)
@@ -38,7 +48,7 @@ struct ShapeDef {
   float height_offset = 0.f;  ///< added to every scaled height (m)
   std::string json_path;      ///< where it was written, for error messages
 
-  bool convex() const { return kind != Kind::obj && kind != Kind::heightfield; }
+  bool convex() const { return kind != Kind::obj && kind != Kind::heightfield && kind != Kind::mesh; }
 };
 
 /// A shape placed in the world.
@@ -86,8 +96,17 @@ struct Query {
   MoveQuery move;
 };
 
-/// An expected or actual value: none (a miss has no point), boolean, number, vector, text.
-using Value = std::variant<std::monostate, bool, double, glm::vec3, std::string>;
+/// A position: `local` in the float coordinates the case is computed in, relative to the case's
+/// `origin` (m).
+struct Point {
+  glm::dvec3 origin{0.0};
+  glm::vec3 local{0.f};
+  glm::dvec3 global() const { return origin + glm::dvec3(local); }
+};
+
+/// An expected or actual value: none (a miss has no point), boolean, number, vector (a
+/// direction or a velocity), position, text.
+using Value = std::variant<std::monostate, bool, double, glm::vec3, Point, std::string>;
 
 struct Expectation {
   enum class Kind { equal, at_least, at_most };
@@ -97,12 +116,18 @@ struct Expectation {
   Value expected;
   double tolerance = 0.0;
   bool tolerance_written = false; ///< {"value": v, "tol": t} rather than a bare value
+  /// A coordinate far from zero (a position's component, a height): compared in double as
+  /// written, not rounded to float first.
+  bool global = false;
 };
 
 struct Case {
   std::string name;
   std::size_t index = 0; ///< position in the file's "cases" array
   double tolerance = 1e-4;
+  /// Positions are computed relative to it (m): a multiple of 16 m near the scene (docs/cases.md,
+  /// "Large coordinates"); zero for a scene within 8 m of the origin.
+  glm::dvec3 origin{0.0};
   std::vector<Instance> world;
   Query query;
   std::vector<Expectation> expect;

@@ -7,6 +7,7 @@
 #include <glide/cases/settings_json.hpp>
 
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -54,13 +55,16 @@ Instance parse_instance(const Node& node, std::size_t index, const ShapeTable& t
     inst.name = shape.string();
   else
     inst.name = "piece" + std::to_string(index);
-  inst.transform = pose_from(f);
+  inst.transform = pose_from(f, inst.shape.offset);
+  inst.shape.offset = glm::dvec3(0.0); // now in the transform
   if (inst.shape.kind == ShapeDef::Kind::heightfield && inst.transform.rotation != glm::quat(1.f, 0.f, 0.f, 0.f))
     node.fail("a heightfield can be moved with \"position\" but not rotated");
   if (const auto m = f.optional("motion")) {
-    if (inst.shape.kind == ShapeDef::Kind::heightfield || inst.shape.kind == ShapeDef::Kind::obj)
+    if (!inst.shape.convex())
       m->fail(std::string("only a convex piece can move; \"") + inst.name + "\" is " +
-              (inst.shape.kind == ShapeDef::Kind::heightfield ? "a heightfield (the terrain)" : "an OBJ level"));
+              (inst.shape.kind == ShapeDef::Kind::heightfield ? "a heightfield (the terrain)"
+               : inst.shape.kind == ShapeDef::Kind::mesh      ? "a triangle mesh, which is static"
+                                                              : "an OBJ level"));
     inst.motion = read_piece_path(*m);
     inst.motion_path = m->path();
   }
@@ -133,7 +137,8 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
     const Node c = f.required("capsule");
     q.capsule = shape_ref(c, table, base_dir);
     if (q.capsule.kind != ShapeDef::Kind::capsule) c.fail("a sweep moves a capsule");
-    q.pose = pose_from(f);
+    q.pose = pose_from(f, q.capsule.offset);
+    q.capsule.offset = glm::dvec3(0.0);
     q.motion = f.required("motion").vec3();
     parse_sweep_settings(f, q, true);
     f.done(with({"type", "capsule", "motion", "method", "settings"}, k_pose_fields));
@@ -157,7 +162,8 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
       const auto found = std::find_if(world.begin(), world.end(),
                                       [&](const Instance& inst) { return inst.name == q.move.relative_to; });
       if (found == world.end()) n.fail("no world instance named \"" + q.move.relative_to + "\"");
-      if (!found->shape.convex()) n.fail("\"" + q.move.relative_to + "\" is not a piece with one frame");
+      if (!found->shape.convex() && found->shape.kind != ShapeDef::Kind::mesh)
+        n.fail("\"" + q.move.relative_to + "\" is not a piece with one frame");
     }
     f.done({"type", "controller", "start", "dt", "gravity", "jump_speed", "keep_ground_velocity", "relative_to",
             "frames"});
@@ -182,18 +188,20 @@ Expectation parse_expectation(const std::string& key, const Node& node, QueryTyp
     if (e.field == s.name) spec = &s;
   // One component of a vector field reads as a number: "position_y_at_most".
   static const FieldSpec component{"component", ValueKind::number};
+  static const FieldSpec coordinate{"coordinate", ValueKind::number, true};
   std::string base;
   int axis = 0;
   if (!spec && split_component(e.field, base, axis))
     for (const auto& s : fields_of(type))
-      if (base == s.name && s.kind == ValueKind::vector) spec = &component;
+      if (base == s.name && (s.kind == ValueKind::vector || s.kind == ValueKind::position))
+        spec = s.kind == ValueKind::position ? &coordinate : &component;
   if (!spec || (e.kind != Expectation::Kind::equal && spec->kind != ValueKind::number)) {
     std::string list;
     bool vectors = false;
     for (const auto& s : fields_of(type)) {
       list += (list.empty() ? "" : ", ") + std::string(s.name);
       if (s.kind == ValueKind::number) list += std::string(", ") + s.name + "_at_least, " + s.name + "_at_most";
-      vectors = vectors || s.kind == ValueKind::vector;
+      vectors = vectors || s.kind == ValueKind::vector || s.kind == ValueKind::position;
     }
     if (vectors) list += "; a vector's component as <field>_x, _y or _z, with the same bounds";
     node.fail(std::string("unknown expectation \"") + key + "\" for a " + query_type_name(type) +
@@ -202,7 +210,7 @@ Expectation parse_expectation(const std::string& key, const Node& node, QueryTyp
   // Bounds default to no slack; equalities to the case tolerance.
   e.tolerance = e.kind == Expectation::Kind::equal ? default_tol : 0.0;
   Node value = node;
-  if (node.is_object() && (spec->kind == ValueKind::number || spec->kind == ValueKind::vector)) {
+  if (node.is_object() && spec->kind != ValueKind::boolean && spec->kind != ValueKind::text) {
     Fields f(node);
     value = f.required("value");
     if (const auto t = f.optional("tol")) {
@@ -219,9 +227,15 @@ Expectation parse_expectation(const std::string& key, const Node& node, QueryTyp
     break;
   case ValueKind::number:
     e.expected = value.number();
+    e.global = spec->global;
+    if (e.global && !limits::in_global_range(value.number()))
+      value.fail("expected a coordinate within +-" + limits::number_text(limits::k_max_global_coordinate) + " m");
     break;
   case ValueKind::vector:
     e.expected = value.vec3();
+    break;
+  case ValueKind::position:
+    e.expected = Point{value.where().origin, value.position()};
     break;
   case ValueKind::text:
     e.expected = value.string();
@@ -237,11 +251,13 @@ Case parse_case(const Node& node, std::size_t index, Where& where, const std::fi
   where.case_name = std::string("#").append(std::to_string(index)); // until its name is known
   c.name = f.required("name").string();
   where.case_name = c.name;
+  c.origin = where.origin = case_origin(node.json());
   if (const auto d = f.optional("description"); d && !d->json().is_string()) d->fail("expected a string");
   if (const auto t = f.optional("tolerance")) {
     c.tolerance = t->number();
     if (c.tolerance < 0.0) t->fail("tolerance must be >= 0");
   }
+  if (const auto o = f.optional("origin")) o->global_position(); // taken by case_origin; checked here
   ShapeTable table;
   if (const auto shapes = f.optional("shapes")) {
     Fields sf(*shapes);
@@ -267,8 +283,9 @@ Case parse_case(const Node& node, std::size_t index, Where& where, const std::fi
       if (e.field == "relative_drift")
         ef.optional(e.key)->fail(
             "relative_drift is measured in a piece's frame: name it with \"relative_to\" in the query");
-  f.done({"name", "description", "tolerance", "shapes", "world", "query", "expect"});
+  f.done({"name", "description", "tolerance", "origin", "shapes", "world", "query", "expect"});
   where.case_name.clear();
+  where.origin = glm::dvec3(0.0);
   return c;
 }
 
@@ -304,19 +321,20 @@ bool split_component(const std::string& field, std::string& base, int& axis) {
 const std::vector<FieldSpec>& fields_of(QueryType type) {
   using K = ValueKind;
   static const std::vector<FieldSpec> distance{
-      {"distance", K::number}, {"point_a", K::vector}, {"point_b", K::vector}, {"normal", K::vector}};
+      {"distance", K::number}, {"point_a", K::position}, {"point_b", K::position}, {"normal", K::vector}};
   static const std::vector<FieldSpec> intersect{{"overlapping", K::boolean}};
   static const std::vector<FieldSpec> penetration{{"overlapping", K::boolean},
                                                   {"depth", K::number},
                                                   {"normal", K::vector},
-                                                  {"point_a", K::vector},
-                                                  {"point_b", K::vector}};
-  static const std::vector<FieldSpec> sweep{{"hit", K::boolean},  {"fraction", K::number},
-                                            {"point", K::vector}, {"normal", K::vector},
-                                            {"piece", K::text},   {"started_overlapped", K::boolean}};
-  static const std::vector<FieldSpec> raycast{
-      {"hit", K::boolean}, {"distance", K::number}, {"point", K::vector}, {"normal", K::vector}, {"piece", K::text}};
-  static const std::vector<FieldSpec> move{{"position", K::vector},
+                                                  {"point_a", K::position},
+                                                  {"point_b", K::position}};
+  static const std::vector<FieldSpec> sweep{{"hit", K::boolean},    {"fraction", K::number},
+                                            {"point", K::position}, {"normal", K::vector},
+                                            {"piece", K::text},     {"started_overlapped", K::boolean},
+                                            {"triangle", K::number}};
+  static const std::vector<FieldSpec> raycast{{"hit", K::boolean},   {"distance", K::number}, {"point", K::position},
+                                              {"normal", K::vector}, {"piece", K::text},      {"triangle", K::number}};
+  static const std::vector<FieldSpec> move{{"position", K::position},
                                            {"velocity", K::vector},
                                            {"ground", K::text},
                                            {"ground_normal", K::vector},
@@ -334,7 +352,7 @@ const std::vector<FieldSpec>& fields_of(QueryType type) {
                                            {"crushed_frames", K::number},
                                            {"penetration", K::number},
                                            {"max_static_penetration", K::number},
-                                           {"max_height", K::number}};
+                                           {"max_height", K::number, true}};
   switch (type) {
   case QueryType::distance:
     return distance;

@@ -23,12 +23,13 @@ CaseFile parse_case_file(const std::filesystem::path& path);
 /// against `base_dir`.
 CaseFile parse_case_text(const std::string& text, const std::string& label, const std::filesystem::path& base_dir);
 
-enum class ValueKind { boolean, number, vector, text };
+enum class ValueKind { boolean, number, vector, position, text };
 
 /// The fields a query type reports, in the order results list them.
 struct FieldSpec {
   const char* name;
   ValueKind kind;
+  bool global = false; ///< a number that is a coordinate (a height): compared in double
 };
 const std::vector<FieldSpec>& fields_of(QueryType type);
 /// "position_y" -> ("position", 1): an expectation may check one component of a vector field.

@@ -39,6 +39,7 @@ PlacedShape place(const Instance& inst) {
     return gjk::Transformed<gjk::ConvexHull>{gjk::ConvexHull(s.points), t};
   case ShapeDef::Kind::obj:
   case ShapeDef::Kind::heightfield:
+  case ShapeDef::Kind::mesh:
     break;
   }
   throw Error(s.json_path + ": not a convex shape");
@@ -62,8 +63,8 @@ Actuals pair_query(const Case& c) {
         case QueryType::distance: {
           const gjk::DistanceResult r = gjk::distance(sa, sb);
           return {{"distance", num(r.distance)},
-                  {"point_a", vec(r.point_a)},
-                  {"point_b", vec(r.point_b)},
+                  {"point_a", Point{c.origin, r.point_a}},
+                  {"point_b", Point{c.origin, r.point_b}},
                   {"normal", vec(r.normal)}};
         }
         case QueryType::intersect:
@@ -74,8 +75,8 @@ Actuals pair_query(const Case& c) {
           return {{"overlapping", true},
                   {"depth", num(r.depth)},
                   {"normal", vec(r.normal)},
-                  {"point_a", vec(r.point_a)},
-                  {"point_b", vec(r.point_b)}};
+                  {"point_a", Point{c.origin, r.point_a}},
+                  {"point_b", Point{c.origin, r.point_b}}};
         }
         default:
           return {};

@@ -1,12 +1,16 @@
 #include "case_shapes.hpp"
 
+#include <glide/error.hpp>
 #include <glide/limits.hpp>
 #include <glide/terrain/heightfield_loader.hpp>
+#include <glide/world/triangle_mesh.hpp>
 
+#include <glm/ext/quaternion_double.hpp>
 #include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,13 +42,131 @@ glm::quat rotation_from(Fields& f) {
   return glm::quat(1.f, 0.f, 0.f, 0.f);
 }
 
+// Within this of zero or of the case's origin, a shape's points are read relative to it (m).
+constexpr double k_near = 1024.0;
+
+// The shape's points relative to zero, the case's origin or the grid point nearest their
+// middle, whichever is near them (ShapeDef::offset).
+void set_points(ShapeDef& s, const std::vector<Node>& nodes) {
+  std::vector<glm::dvec3> global;
+  for (const Node& n : nodes) global.push_back(n.global_position());
+  glm::dvec3 lo = global[0], hi = global[0];
+  for (const glm::dvec3& p : global) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  // Points written near zero or near the case's origin keep them as they are, less that
+  // origin: a scene and the same scene shifted far out are then the same floats.
+  const glm::dvec3 centre = 0.5 * (lo + hi), origin = nodes[0].where().origin;
+  const auto distance = [](const glm::dvec3& d) { return std::max({std::abs(d.x), std::abs(d.y), std::abs(d.z)}); };
+  const glm::dvec3 nearer = distance(centre - origin) < distance(centre) ? origin : glm::dvec3(0.0);
+  s.offset = distance(centre - nearer) <= k_near ? nearer : grid_point(centre);
+  s.points.clear();
+  for (std::size_t i = 0; i < global.size(); ++i) {
+    s.points.emplace_back(global[i] - s.offset);
+    if (!limits::in_range(s.points.back()))
+      nodes[i].fail("expected coordinates within +-" + limits::number_text(limits::k_max_coordinate) +
+                    " m of the shape's other points, got " + nodes[i].json().dump());
+  }
+}
+
+// A mesh's vertices (as a hull's points), triangles of three vertex indices and flat angle,
+// checked by building the TriangleMesh the world will hold, whose errors name the triangle.
+void parse_mesh(Fields& f, ShapeDef& s) {
+  const Node v = f.required("vertices");
+  if (v.size() < 3) v.fail("a mesh needs at least three vertices");
+  std::vector<Node> vertices;
+  for (std::size_t i = 0; i < v.size(); ++i) vertices.push_back(v.element(i));
+  set_points(s, vertices);
+  const Node t = f.required("triangles");
+  if (t.size() == 0) t.fail("a mesh needs at least one triangle");
+  const int last = static_cast<int>(std::min<std::size_t>(s.points.size(), 1u << 30)) - 1;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const Node tri = t.element(i);
+    if (tri.size() != 3) tri.fail("expected [i, j, k], three vertex indices");
+    std::array<std::uint32_t, 3> corners{};
+    for (std::size_t k = 0; k < 3; ++k) corners[k] = static_cast<std::uint32_t>(tri.element(k).integer(0, last));
+    s.triangles.push_back(corners);
+  }
+  TriangleMeshSettings settings;
+  if (const auto a = f.optional("flat_angle_deg")) settings.flat_angle = glm::radians(a->at_most(89.f));
+  s.flat_angle = settings.flat_angle;
+  try {
+    (void)TriangleMesh(s.points, s.triangles, settings);
+  } catch (const Error& e) {
+    f.node().fail(e.what());
+  }
+}
+
 } // namespace
 
-gjk::Transform pose_from(Fields& f) {
+gjk::Transform pose_from(Fields& f, const glm::dvec3& offset) {
   gjk::Transform t;
-  if (const auto p = f.optional("position")) t.translation = p->position();
   t.rotation = rotation_from(f);
+  const auto p = f.optional("position");
+  const glm::dvec3 origin = f.node().where().origin;
+  if (offset == glm::dvec3(0.0) && p) {
+    t.translation = p->position(); // less the origin, rounded once
+    return t;
+  }
+  const glm::dvec3 local = (p ? p->global_position() : glm::dvec3(0.0)) + glm::dquat(t.rotation) * offset - origin;
+  t.translation = glm::vec3(local);
+  if (!limits::in_range(t.translation))
+    (p ? *p : f.node())
+        .fail("the shape is placed " + limits::vec_text(local) + " from the case's origin " + limits::vec_text(origin) +
+              ", beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
   return t;
+}
+
+glm::dvec3 grid_point(const glm::dvec3& p) {
+  const auto snap = [](double v) { return 16.0 * std::round(v / 16.0); };
+  return {snap(p.x), snap(p.y), snap(p.z)};
+}
+
+namespace {
+
+// A position as the scan reads it: three finite numbers in the global range, else nothing (the
+// parse that follows reports what is wrong with it).
+std::optional<glm::dvec3> scan_position(const Json* j) {
+  if (!j || !j->is_array() || j->size() != 3) return std::nullopt;
+  glm::dvec3 v;
+  for (int i = 0; i < 3; ++i) {
+    if (!(*j)[static_cast<std::size_t>(i)].is_number()) return std::nullopt;
+    v[i] = (*j)[static_cast<std::size_t>(i)].get<double>();
+    if (!limits::in_global_range(v[i])) return std::nullopt;
+  }
+  return v;
+}
+
+const Json* scan_field(const Json* j, const char* key) {
+  if (!j || !j->is_object()) return nullptr;
+  const auto it = j->find(key);
+  return it == j->end() ? nullptr : &*it;
+}
+
+std::optional<glm::dvec3> scan_shape_point(const Json& case_json, const Json* shape) {
+  if (shape && shape->is_string())
+    shape = scan_field(scan_field(&case_json, "shapes"), shape->get<std::string>().c_str());
+  if (const auto a = scan_position(scan_field(shape, "a"))) return a;
+  const Json* points = scan_field(shape, "points");
+  if (points && points->is_array() && !points->empty()) return scan_position(&(*points)[0]);
+  return std::nullopt;
+}
+
+} // namespace
+
+glm::dvec3 case_origin(const Json& case_json) {
+  if (const auto written = scan_position(scan_field(&case_json, "origin"))) return *written;
+  const Json* query = scan_field(&case_json, "query");
+  std::optional<glm::dvec3> first = scan_position(scan_field(scan_field(query, "start"), "position"));
+  if (!first) first = scan_position(scan_field(query, "position"));
+  if (!first) first = scan_position(scan_field(query, "origin"));
+  if (const Json* world = scan_field(&case_json, "world"); !first && world && world->is_array()) {
+    for (const Json& instance : *world)
+      if ((first = scan_position(scan_field(&instance, "position")))) break;
+    if (!first && !world->empty()) first = scan_shape_point(case_json, scan_field(&(*world)[0], "shape"));
+  }
+  return first ? grid_point(*first) : glm::dvec3(0.0);
 }
 
 ShapeDef parse_shape(const Node& node, const std::filesystem::path& base_dir) {
@@ -59,11 +181,11 @@ ShapeDef parse_shape(const Node& node, const std::filesystem::path& base_dir) {
     s.points = {glm::vec3(0.f)};
   } else if (type == "segment") {
     s.kind = ShapeDef::Kind::segment;
-    s.points = {f.required("a").position(), f.required("b").position()};
+    set_points(s, {f.required("a"), f.required("b")});
     accepted = {"type", "a", "b"};
   } else if (type == "triangle") {
     s.kind = ShapeDef::Kind::triangle;
-    s.points = {f.required("a").position(), f.required("b").position(), f.required("c").position()};
+    set_points(s, {f.required("a"), f.required("b"), f.required("c")});
     accepted = {"type", "a", "b", "c"};
   } else if (type == "box") {
     s.kind = ShapeDef::Kind::box;
@@ -81,15 +203,21 @@ ShapeDef parse_shape(const Node& node, const std::filesystem::path& base_dir) {
     accepted = {"type", "radius"};
   } else if (type == "capsule") {
     s.kind = ShapeDef::Kind::capsule;
-    s.points = {f.required("a").position(), f.required("b").position()};
+    set_points(s, {f.required("a"), f.required("b")});
     s.radius = f.required("radius").at_most(0.5f * limits::k_max_piece_size);
     accepted = {"type", "a", "b", "radius"};
   } else if (type == "hull") {
     s.kind = ShapeDef::Kind::hull;
     const Node p = f.required("points");
-    s.points = p.points();
-    if (s.points.empty()) p.fail("a hull needs at least one point");
+    if (p.size() == 0) p.fail("a hull needs at least one point");
+    std::vector<Node> points;
+    for (std::size_t i = 0; i < p.size(); ++i) points.push_back(p.element(i));
+    set_points(s, points);
     accepted = {"type", "points"};
+  } else if (type == "mesh") {
+    s.kind = ShapeDef::Kind::mesh;
+    parse_mesh(f, s);
+    accepted = {"type", "vertices", "triangles", "flat_angle_deg"};
   } else if (type == "obj") {
     s.kind = ShapeDef::Kind::obj;
     s.file = base_dir / f.required("path").string();
@@ -144,7 +272,7 @@ ShapeDef parse_shape(const Node& node, const std::filesystem::path& base_dir) {
     if (const auto h = f.optional("height_offset")) s.height_offset = h->real();
   } else {
     type_node.fail("unknown shape type \"" + type +
-                   "\" (one of: point, segment, triangle, box, sphere, capsule, hull, obj, heightfield)");
+                   "\" (one of: point, segment, triangle, box, sphere, capsule, hull, obj, heightfield, mesh)");
   }
   f.done(accepted);
   return s;

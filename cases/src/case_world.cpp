@@ -6,6 +6,7 @@
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/terrain/heightfield_loader.hpp>
 #include <glide/world/obj_level.hpp>
+#include <glide/world/triangle_mesh.hpp>
 #include <glide/world/world.hpp>
 
 #include <glm/trigonometric.hpp>
@@ -71,6 +72,12 @@ struct CaseWorld {
         options.non_convex = s.use_hull ? NonConvexPolicy::use_hull : NonConvexPolicy::error;
         const ObjLevelReport report = load_obj_level(world, s.file, options);
         for (const auto& piece : report.pieces) piece_names[piece.id.value] = inst.name + "/" + piece.name;
+      } else if (s.kind == ShapeDef::Kind::mesh) {
+        TriangleMeshSettings settings;
+        settings.flat_angle = s.flat_angle;
+        const PieceId id = world.add_mesh(TriangleMesh(s.points, s.triangles, settings), inst.transform);
+        piece_names[id.value] = inst.name;
+        instance_pieces[inst.name] = id;
       } else if (s.kind == ShapeDef::Kind::heightfield) {
         world.set_terrain(make_terrain(s, inst.transform.translation));
         terrain_name = inst.name;
@@ -117,12 +124,14 @@ Actuals sweep_query(const Case& c) {
   const SweepSettings& settings = q.sweep;
   const SweepHit hit = w.world.sweep_capsule(capsule, q.motion, {}, settings);
   if (!hit.hit) return {{"hit", false}, {"fraction", num(1.f)}};
-  return {{"hit", true},
-          {"fraction", num(hit.fraction)},
-          {"point", hit.point},
-          {"normal", hit.normal},
-          {"piece", w.name_of(hit.target, hit.piece)},
-          {"started_overlapped", hit.started_overlapped}};
+  Actuals out{{"hit", true},
+              {"fraction", num(hit.fraction)},
+              {"point", Point{c.origin, hit.point}},
+              {"normal", hit.normal},
+              {"piece", w.name_of(hit.target, hit.piece)},
+              {"started_overlapped", hit.started_overlapped}};
+  if (hit.triangle != ~0u) out.push_back({"triangle", static_cast<double>(hit.triangle)});
+  return out;
 }
 
 Actuals raycast_query(const Case& c) {
@@ -130,11 +139,13 @@ Actuals raycast_query(const Case& c) {
   const Query& q = c.query;
   const RayHit hit = w.world.raycast(q.origin, q.direction, q.max_distance, {}, q.sweep);
   if (!hit.hit) return {{"hit", false}};
-  return {{"hit", true},
-          {"distance", num(hit.t)},
-          {"point", hit.point},
-          {"normal", hit.normal},
-          {"piece", w.name_of(hit.target, hit.piece)}};
+  Actuals out{{"hit", true},
+              {"distance", num(hit.t)},
+              {"point", Point{c.origin, hit.point}},
+              {"normal", hit.normal},
+              {"piece", w.name_of(hit.target, hit.piece)}};
+  if (hit.triangle != ~0u) out.push_back({"triangle", static_cast<double>(hit.triangle)});
+  return out;
 }
 
 Actuals move_query(const Case& c) {
@@ -186,7 +197,7 @@ Actuals move_query(const Case& c) {
       }
     }
   }
-  Actuals out{{"position", r.position},
+  Actuals out{{"position", Point{c.origin, r.position}},
               {"velocity", r.velocity},
               {"ground", std::string(ground_name(r.ground.state))},
               {"ground_normal", r.ground.normal},
@@ -203,7 +214,7 @@ Actuals move_query(const Case& c) {
               {"crushed_frames", num(static_cast<float>(crushed_frames))},
               {"penetration", num(penetration)},
               {"max_static_penetration", num(max_static_penetration)},
-              {"max_height", num(max_height)}};
+              {"max_height", glm::dot(c.origin, glm::dvec3(up)) + static_cast<double>(max_height)}};
   if (frame_piece) out.push_back({"relative_drift", num(relative_drift)});
   return out;
 }

@@ -98,6 +98,14 @@ Json json_number(float value) {
   return d;
 }
 
+Json json_position(const glm::dvec3& origin, const glm::vec3& local) {
+  Json out = Json::array();
+  for (int i = 0; i < 3; ++i)
+    out.push_back(origin[i] == 0.0 ? json_number(local[i])
+                                   : Json(std::strtod(coordinate_text(origin[i], local[i]).c_str(), nullptr)));
+  return out;
+}
+
 Json json_value(const Value& value) {
   return std::visit(
       [](const auto& v) -> Json {
@@ -106,10 +114,12 @@ Json json_value(const Value& value) {
           return nullptr;
         else if constexpr (std::is_same_v<T, bool>)
           return v;
-        else if constexpr (std::is_same_v<T, double>)
-          return json_number(static_cast<float>(v));
+        else if constexpr (std::is_same_v<T, double>) // a float widened, or a coordinate far out
+          return static_cast<double>(static_cast<float>(v)) == v ? json_number(static_cast<float>(v)) : Json(v);
         else if constexpr (std::is_same_v<T, glm::vec3>)
           return Json::array({json_number(v.x), json_number(v.y), json_number(v.z)});
+        else if constexpr (std::is_same_v<T, Point>)
+          return json_position(v.origin, v.local);
         else
           return v;
       },

@@ -172,18 +172,35 @@ std::size_t Node::size() const {
 
 Node Node::element(std::size_t i) const { return Node((*value_)[i], path_ + "/" + std::to_string(i), *where_); }
 
-glm::vec3 Node::vec3() const {
+void Node::require_triple() const {
   if (!value_->is_array() || value_->size() != 3)
     fail("expected [x, y, z], got " +
          (value_->is_array() ? "an array of " + std::to_string(value_->size()) : type_name(*value_)));
+}
+
+glm::vec3 Node::vec3() const {
+  require_triple();
   return {element(0).real(), element(1).real(), element(2).real()};
 }
 
-glm::vec3 Node::position() const {
-  const glm::vec3 v = vec3();
-  if (!limits::in_range(v))
-    fail("expected coordinates within +-" + limits::number_text(limits::k_max_coordinate) + " m, got " +
+glm::dvec3 Node::global_position() const {
+  require_triple();
+  const glm::dvec3 v{element(0).number(), element(1).number(), element(2).number()};
+  if (!limits::in_global_range(v.x) || !limits::in_global_range(v.y) || !limits::in_global_range(v.z))
+    fail("expected coordinates within +-" + limits::number_text(limits::k_max_global_coordinate) + " m, got " +
          value_->dump());
+  return v;
+}
+
+glm::vec3 Node::position() const {
+  require_triple();
+  const glm::dvec3 local = glm::dvec3(element(0).number(), element(1).number(), element(2).number()) - where_->origin;
+  const glm::vec3 v(local);
+  if (!limits::in_range(v))
+    fail("expected coordinates within +-" + limits::number_text(limits::k_max_coordinate) + " m" +
+         (where_->origin == glm::dvec3(0.0) ? std::string()
+                                            : " of the case's origin " + limits::vec_text(where_->origin)) +
+         ", got " + value_->dump());
   return v;
 }
 
@@ -203,6 +220,12 @@ glm::vec2 Node::vec2() const {
 std::vector<float> Node::reals() const {
   std::vector<float> out(size());
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = element(i).real();
+  return out;
+}
+
+std::vector<glm::dvec3> Node::global_points() const {
+  std::vector<glm::dvec3> out(size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = element(i).global_position();
   return out;
 }
 

@@ -23,7 +23,7 @@ PiecePath read_piece_path(const Node& node) {
   if (!node.is_object()) node.fail("expected a motion object {\"pivot\", \"repeat\", \"keys\"}");
   Fields f(node);
   PiecePath path;
-  if (const auto n = f.optional("pivot")) path.pivot = n->vec3();
+  if (const auto n = f.optional("pivot")) path.pivot = n->position();
   if (const auto n = f.optional("repeat")) path.repeat = repeat_from(*n);
   const Node keys = f.required("keys");
   if (keys.size() == 0) keys.fail("expected a non-empty array of keys");

@@ -6,6 +6,7 @@
 
 #include <glide/error.hpp>
 #include <glide/gjk/aabb.hpp>
+#include <glide/world/triangle_mesh.hpp>
 #include <glide/world/world.hpp>
 
 #include <algorithm>
@@ -20,17 +21,56 @@ using cases::Json;
 using cases::json_number;
 
 Json vec(const glm::vec3& v) { return Json::array({json_number(v.x), json_number(v.y), json_number(v.z)}); }
+/// A position of the world's float coordinates as the global one the case file holds.
+Json position(const World& world, const glm::vec3& v) { return cases::json_position(world.origin(), v); }
 
 std::string piece_name(PieceId id) { return "piece" + std::to_string(id.value); }
 
-Json piece_instance(const World& world, PieceId id) {
-  Json points = Json::array();
-  for (const glm::vec3& p : world.hull(id).vertices()) points.push_back(vec(p));
+/// The triangles of mesh piece `id` whose placed boxes meet `box`, and those next to them (whose
+/// edges decide which of theirs are active), as a "mesh" shape of just those vertices.
+Json mesh_shape(const World& world, PieceId id, const gjk::Aabb& box) {
+  const TriangleMesh& mesh = world.mesh(id);
+  const gjk::Transform& t = world.transform(id);
+  std::vector<bool> kept(mesh.triangle_count(), false);
+  for (std::uint32_t k = 0; k < mesh.triangle_count(); ++k) {
+    const TriangleMesh::Indices& c = mesh.triangles()[k];
+    const gjk::Aabb placed = gjk::Aabb::of_point(t.apply(mesh.vertices()[c[0]]))
+                                 .merged(t.apply(mesh.vertices()[c[1]]))
+                                 .merged(t.apply(mesh.vertices()[c[2]]));
+    if (!placed.overlaps(box)) continue;
+    kept[k] = true;
+    for (int e = 0; e < 3; ++e)
+      if (const std::uint32_t n = mesh.neighbour(k, e); n != TriangleMesh::k_none) kept[n] = true;
+  }
+  std::vector<std::uint32_t> index(mesh.vertices().size(), TriangleMesh::k_none);
+  Json vertices = Json::array(), triangles = Json::array();
+  for (std::uint32_t k = 0; k < mesh.triangle_count(); ++k) {
+    if (!kept[k]) continue;
+    Json corners = Json::array();
+    for (const std::uint32_t v : mesh.triangles()[k]) {
+      if (index[v] == TriangleMesh::k_none) {
+        index[v] = static_cast<std::uint32_t>(vertices.size());
+        vertices.push_back(vec(mesh.vertices()[v]));
+      }
+      corners.push_back(index[v]);
+    }
+    triangles.push_back(corners);
+  }
+  return Json{{"type", "mesh"}, {"vertices", vertices}, {"triangles", triangles}};
+}
+
+Json piece_instance(const World& world, PieceId id, const gjk::Aabb& box) {
   const gjk::Transform& t = world.transform(id);
   Json inst = Json::object();
   inst["name"] = piece_name(id);
-  inst["shape"] = Json{{"type", "hull"}, {"points", points}};
-  inst["position"] = vec(t.translation);
+  if (world.is_mesh(id)) {
+    inst["shape"] = mesh_shape(world, id, box);
+  } else {
+    Json points = Json::array();
+    for (const glm::vec3& p : world.hull(id).vertices()) points.push_back(vec(p));
+    inst["shape"] = Json{{"type", "hull"}, {"points", points}};
+  }
+  inst["position"] = position(world, t.translation);
   // The exact rotation as a quaternion [w, x, y, z]; Euler angles would not round-trip.
   inst["quat"] = Json::array(
       {json_number(t.rotation.w), json_number(t.rotation.x), json_number(t.rotation.y), json_number(t.rotation.z)});
@@ -38,7 +78,7 @@ Json piece_instance(const World& world, PieceId id) {
 }
 
 /// The terrain samples under `box` (at least 2 x 2), heights written as world heights.
-Json terrain_instance(const Heightfield& terrain, const gjk::Aabb& box) {
+Json terrain_instance(const World& world, const Heightfield& terrain, const gjk::Aabb& box) {
   const glm::vec3 o = terrain.origin();
   const glm::vec2 cell = terrain.cell_size();
   const auto clamp_index = [](float v, int n) {
@@ -77,7 +117,7 @@ Json terrain_instance(const Heightfield& terrain, const gjk::Aabb& box) {
   Json inst = Json::object();
   inst["name"] = "terrain";
   inst["shape"] = shape;
-  inst["position"] = vec({corner.x, 0.f, corner.z});
+  inst["position"] = position(world, {corner.x, 0.f, corner.z});
   return inst;
 }
 
@@ -103,20 +143,15 @@ SweepHit record_case(const std::filesystem::path& file, const std::string& name,
   const gjk::Aabb start = gjk::Aabb::of_point(capsule.segment.a).merged(capsule.segment.b);
   const gjk::Aabb box = start.swept(motion).expanded(capsule.radius + std::max(0.f, options.margin));
   Json instances = Json::array();
-  for (const PieceId id : world.piece_ids()) {
-    if (!world.bounds(id).overlaps(box)) continue;
-    if (world.is_mesh(id))
-      throw Error(file.string() + ": record_case: piece " + std::to_string(id.value) +
-                  " near the query is a triangle mesh, which case files do not describe");
-    instances.push_back(piece_instance(world, id));
-  }
-  if (const Heightfield* terrain = world.terrain()) instances.push_back(terrain_instance(*terrain, box));
+  for (const PieceId id : world.piece_ids())
+    if (world.bounds(id).overlaps(box)) instances.push_back(piece_instance(world, id, box));
+  if (const Heightfield* terrain = world.terrain()) instances.push_back(terrain_instance(world, *terrain, box));
 
   Json query = Json::object();
   query["type"] = "sweep";
   query["capsule"] = Json{{"type", "capsule"},
-                          {"a", vec(capsule.segment.a)},
-                          {"b", vec(capsule.segment.b)},
+                          {"a", position(world, capsule.segment.a)},
+                          {"b", position(world, capsule.segment.b)},
                           {"radius", json_number(capsule.radius)}};
   query["motion"] = vec(motion);
   query["settings"] = cases::settings_json(sweep_settings_table(), settings);
@@ -125,7 +160,7 @@ SweepHit record_case(const std::filesystem::path& file, const std::string& name,
   expect["hit"] = hit.hit;
   if (hit.hit) {
     expect["fraction"] = json_number(hit.fraction);
-    expect["point"] = vec(hit.point);
+    expect["point"] = position(world, hit.point);
     expect["normal"] = vec(hit.normal);
     expect["piece"] = hit.target == HitTarget::terrain ? std::string("terrain") : piece_name(hit.piece);
     expect["started_overlapped"] = hit.started_overlapped;
@@ -134,6 +169,8 @@ SweepHit record_case(const std::filesystem::path& file, const std::string& name,
   Json c = Json::object();
   c["name"] = name;
   if (!options.description.empty()) c["description"] = options.description;
+  // The world's origin, so the replay computes in the same floats wherever the scene is.
+  c["origin"] = Json::array({world.origin().x, world.origin().y, world.origin().z});
   c["world"] = instances;
   c["query"] = query;
   c["expect"] = expect;

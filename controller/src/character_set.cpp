@@ -217,7 +217,7 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   effective_[i] = carried_velocity(i, input);
   k.check_move(effective_[i], dt);
   const ControllerSettings& s = k.settings();
-  start_[i] = {k.capsule(), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
+  start_[i] = {k.capsule_at(k.position_), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
   masks_[i] = s.layer_mask;
   filtered_[i] = s.character_filter || k.listener_ ? 1 : 0;
   const float motion = glm::length(effective_[i]) * dt;
@@ -302,7 +302,7 @@ MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, fl
   const auto take = [&](std::uint32_t j) {
     if (j == i || !meets(i, j)) return;
     CapsuleObstacle o = start_[j];
-    o.capsule = characters_[j].controller->capsule();
+    o.capsule = characters_[j].controller->capsule_at(characters_[j].controller->position_);
     others.push_back(o);
   };
   gjk::Aabb region = reach_[i];
@@ -324,7 +324,9 @@ MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, fl
       const glm::vec3 size = region.max - region.min;
       region = attempt < k_region_tries ? region.expanded(std::max({size.x, size.y, size.z})) : everywhere();
       for (std::uint32_t j = 0; j < characters_.size(); ++j)
-        if (gjk::capsule_bounds(characters_[j].controller->capsule()).overlaps(region)) take(j);
+        if (gjk::capsule_bounds(characters_[j].controller->capsule_at(characters_[j].controller->position_))
+                .overlaps(region))
+          take(j);
     }
     nearby.set_characters(others);
     nearby.set_character_region(region);
@@ -476,6 +478,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       if (i + k_prefetch_ahead < end) prefetch(*characters_[i + k_prefetch_ahead].controller);
+      characters_[i].controller->follow_origin(); // after a World::shift_origin
       try {
         prepare(i, velocities[i], dt);
       } catch (const Error&) {
@@ -503,7 +506,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
       gather_near(i);
       characters_[i].checkpoint = characters_[i].controller->checkpoint();
       move_first(i, velocities[i], dt);
-      end_[i] = characters_[i].controller->capsule();
+      end_[i] = characters_[i].controller->capsule_at(characters_[i].controller->position_);
     }
   });
 

@@ -46,7 +46,8 @@ void Controller::check_motion(const glm::vec3& velocity, float dt, const char* w
 }
 
 Controller::Controller(const World& world, const ControllerSettings& settings, const glm::vec3& position)
-    : world_(&world), settings_(settings), position_(position) {
+    : world_(&world), world_origin_(&world.origin()), settings_(settings), position_(position),
+      origin_(world.origin()) {
   validate(settings_);
   check_position(position, "Controller: start position");
   trace_.iterations.reserve(static_cast<std::size_t>(2 * settings_.max_slide_iterations + 4));
@@ -96,7 +97,7 @@ SweepHit Controller::sweep(const glm::vec3& motion) const {
 }
 
 gjk::Capsule Controller::swept_capsule() const {
-  gjk::Capsule inflated = capsule();
+  gjk::Capsule inflated = capsule_at(position_);
   inflated.radius += settings_.skin_width;
   return inflated;
 }
@@ -203,7 +204,19 @@ void Controller::pick_characters() {
   nearby_.set_characters(picked_characters_);
 }
 
+void Controller::rebase() {
+  const glm::dvec3 by = origin_ - world_->origin();
+  position_ = glm::vec3(glm::dvec3(position_) + by);
+  ground_.point = glm::vec3(glm::dvec3(ground_.point) + by);
+  origin_ = world_->origin();
+  trace_.iterations.clear();
+  nearby_.clear();
+  probe_cache_ = {};
+  failed_step_ = {};
+}
+
 MoveResult Controller::move(const glm::vec3& velocity, float dt) {
+  follow_origin();
   check_move(velocity, dt);
   if (!given_characters_.empty()) pick_characters();
   MoveResult result;
@@ -266,6 +279,7 @@ void Controller::record_hit(const SweepHit& hit, float fraction, MoveResult& res
 
 void Controller::teleport(const glm::vec3& position) {
   check_position(position, "Controller::teleport: position");
+  follow_origin();
   position_ = position;
   trace_.iterations.clear();
   if (!given_characters_.empty()) pick_characters();
@@ -297,6 +311,7 @@ bool Controller::resize(float height) {
 
 bool Controller::set_settings(const ControllerSettings& settings) {
   validate(settings);
+  follow_origin();
   const bool shape_changes =
       settings.radius != settings_.radius || settings.height != settings_.height || settings.up != settings_.up;
   if (shape_changes && !room_for(settings)) return false;

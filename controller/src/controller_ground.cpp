@@ -29,7 +29,8 @@ float Controller::recover(float dt, bool& crushed) {
   const float cleared = 2.f * settings_.toi_tolerance;
   float moved = 0.f;
   for (int pass = 0; pass < 4 && moved < budget; ++pass) {
-    const std::span<const Contact> contacts = nearby_.overlap_capsule(*world_, capsule(), skin, query_filter());
+    const std::span<const Contact> contacts =
+        nearby_.overlap_capsule(*world_, capsule_at(position_), skin, query_filter());
     glm::vec3 push(0.f);
     std::array<PieceId, 16> passing{}; // what the push's sweep goes through
     std::size_t passing_count = 0;
@@ -99,7 +100,9 @@ float Controller::recover(float dt, bool& crushed) {
 }
 
 // What recover's overlap query covers: the capsule's bounds grown by the skin.
-gjk::Aabb Controller::skin_reach() const { return gjk::capsule_bounds(capsule()).expanded(settings_.skin_width); }
+gjk::Aabb Controller::skin_reach() const {
+  return gjk::capsule_bounds(capsule_at(position_)).expanded(settings_.skin_width);
+}
 
 // Whether another character's capsule may be in a query of `box`: only then can characters
 // change what the query finds.
@@ -128,7 +131,7 @@ void Controller::update_ground() {
   float best = -2.f;
   constexpr std::size_t max_contacts = 8;
   const std::span<const Contact> contacts =
-      nearby_.closest(*world_, capsule(), 2.f * settings_.skin_width, query_filter(), max_contacts);
+      nearby_.closest(*world_, capsule_at(position_), 2.f * settings_.skin_width, query_filter(), max_contacts);
   // Other characters move without a world revision: recover trusts the probe only while none
   // is near enough to be in its query (character_near).
   probe_cache_ = {contacts.size() < max_contacts, false, position_, world_->revision()};

@@ -67,7 +67,7 @@ void Controller::ride(MoveResult& result) {
 void Controller::be_pushed(MoveResult& result) {
   if (world_->revision() == seen_revision_) return; // nothing moved
   pushers_.clear();
-  world_->pieces_in_box(gjk::capsule_bounds(capsule()).expanded(k_push_reach), pushers_, query_filter());
+  world_->pieces_in_box(gjk::capsule_bounds(capsule_at(position_)).expanded(k_push_reach), pushers_, query_filter());
   const bool riding = ground_.state != GroundState::in_air && ground_.target == HitTarget::piece;
   for (const PieceId id : pushers_) {
     const PieceMotion& m = world_->motion(id);
@@ -107,7 +107,7 @@ bool Controller::squeeze_out(PieceId id, const glm::vec3& stopped, MoveResult& r
   if (!(length > 0.f) || std::abs(glm::dot(stopped, up)) < k_squeeze_vertical * length) return false;
   const glm::vec3 side = std::abs(up.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
   const glm::vec3 e1 = glm::normalize(glm::cross(up, side)), e2 = glm::cross(up, e1);
-  const gjk::Capsule body = capsule();
+  const gjk::Capsule body = capsule_at(position_);
   const std::span<const glm::vec3> vertices = world_->world_vertices(id);
   std::array<std::pair<float, glm::vec3>, k_squeeze_directions> ways;
   for (int k = 0; k < k_squeeze_directions; ++k) {

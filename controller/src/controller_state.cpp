@@ -4,6 +4,7 @@
 #include <glide/controller/character_set.hpp>
 #include <glide/controller/controller.hpp>
 #include <glide/controller/player_step.hpp>
+#include <glide/limits.hpp>
 #include <glide/world/world.hpp>
 
 #include <string>
@@ -16,16 +17,19 @@ namespace {
 
 constexpr std::array<char, 4> k_controller_magic{'G', 'L', 'C', 'S'};
 constexpr std::array<char, 4> k_player_magic{'G', 'L', 'P', 'S'};
-constexpr std::uint16_t k_state_version = 1;
+constexpr std::uint16_t k_state_version = 2;
+constexpr std::uint16_t k_player_state_version = 1;
 
 } // namespace
 
 std::vector<std::byte> Controller::save_state() {
+  follow_origin();
   // Whether the ground piece's motion so far has been ridden: a serial means nothing in a world
   // rolled back, whose serials differ from the saved timeline's.
   const bool ridden = ground_.target == HitTarget::piece && world_->contains(ground_.piece) &&
                       ridden_.piece == ground_.piece && ridden_.serial == world_->motion(ground_.piece).serial;
   detail::StateWriter out(k_controller_magic, k_state_version, k_state_bytes);
+  out.dvec3(origin_);
   out.vec3(position_);
   out.f32(settings_.height);
   out.u8(static_cast<std::uint8_t>(ground_.state));
@@ -47,6 +51,10 @@ std::vector<std::byte> Controller::save_state() {
 
 Controller::SavedState Controller::read_state(std::span<const std::byte> bytes, const char* what) const {
   detail::StateReader in(bytes, what, k_controller_magic, k_state_version, k_state_bytes);
+  const glm::dvec3 origin = in.dvec3("origin");
+  if (!limits::in_global_range(origin.x) || !limits::in_global_range(origin.y) || !limits::in_global_range(origin.z))
+    in.fail("origin",
+            limits::vec_text(origin) + " is beyond " + limits::number_text(limits::k_max_global_coordinate) + " m");
   const glm::vec3 position = in.vec3("position");
   ControllerSettings shape = settings_;
   shape.height = in.f32("height");
@@ -77,7 +85,14 @@ Controller::SavedState Controller::read_state(std::span<const std::byte> bytes, 
     in.fail("ground piece", std::to_string(ground.piece.value) + " is set but the ground is not a piece");
   if (ridden && ground.target != HitTarget::piece) in.fail("ridden", "set but the ground is not a piece");
 
-  return {position, shape.height, ground, ridden};
+  // A state saved with the world's origin elsewhere is re-expressed relative to it now.
+  const glm::dvec3 by = origin - world_->origin();
+  SavedState state{world_->origin(), glm::vec3(glm::dvec3(position) + by), shape.height, ground, ridden};
+  state.ground.point = glm::vec3(glm::dvec3(ground.point) + by);
+  if (!limits::in_range(state.position))
+    in.fail("position", limits::vec_text(state.position) + " from the world's origin " +
+                            limits::vec_text(world_->origin()) + " is beyond the valid coordinates");
+  return state;
 }
 
 void Controller::restore_state(std::span<const std::byte> bytes) {
@@ -85,6 +100,7 @@ void Controller::restore_state(std::span<const std::byte> bytes) {
 }
 
 void Controller::apply_state(const SavedState& state) {
+  origin_ = state.origin;
   position_ = state.position;
   settings_.height = state.height;
   ground_ = state.ground;
@@ -98,7 +114,7 @@ void Controller::apply_state(const SavedState& state) {
 }
 
 std::vector<std::byte> PlayerStep::save_state() const {
-  detail::StateWriter out(k_player_magic, k_state_version, k_state_bytes);
+  detail::StateWriter out(k_player_magic, k_player_state_version, k_state_bytes);
   out.f32(vertical_);
   out.vec3(inherited_);
   out.u8(launched_ ? 1 : 0);
@@ -107,7 +123,7 @@ std::vector<std::byte> PlayerStep::save_state() const {
 }
 
 void PlayerStep::restore_state(std::span<const std::byte> bytes) {
-  detail::StateReader in(bytes, "PlayerStep::restore_state", k_player_magic, k_state_version, k_state_bytes);
+  detail::StateReader in(bytes, "PlayerStep::restore_state", k_player_magic, k_player_state_version, k_state_bytes);
   const float vertical = in.f32("vertical speed");
   const glm::vec3 inherited = in.vec3("inherited velocity");
   const bool launched = in.flag("launched");
@@ -124,7 +140,7 @@ namespace glide {
 
 namespace {
 constexpr std::array<char, 4> k_set_magic{'G', 'L', 'C', 'R'};
-constexpr std::uint16_t k_set_version = 2;
+constexpr std::uint16_t k_set_version = 3;
 } // namespace
 
 std::vector<std::byte> CharacterSet::save_state() {

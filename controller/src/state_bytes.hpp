@@ -4,6 +4,7 @@
 
 #include <glide/error.hpp>
 
+#include <glm/ext/vector_double3.hpp>
 #include <glm/vec3.hpp>
 
 #include <array>
@@ -40,6 +41,16 @@ public:
     f32(v.x);
     f32(v.y);
     f32(v.z);
+  }
+  void f64(double v) {
+    const auto bits = std::bit_cast<std::uint64_t>(v);
+    u32(static_cast<std::uint32_t>(bits));
+    u32(static_cast<std::uint32_t>(bits >> 32));
+  }
+  void dvec3(const glm::dvec3& v) {
+    f64(v.x);
+    f64(v.y);
+    f64(v.z);
   }
   void bytes(std::span<const std::byte> b) { bytes_.insert(bytes_.end(), b.begin(), b.end()); }
   std::vector<std::byte> take() { return std::move(bytes_); }
@@ -89,6 +100,16 @@ public:
   }
   glm::vec3 vec3(const char* field) {
     const float x = f32(field), y = f32(field), z = f32(field);
+    return {x, y, z};
+  }
+  double f64(const char* field) {
+    const std::uint64_t lo = u32(field), hi = u32(field);
+    const double v = std::bit_cast<double>(lo | (hi << 32));
+    if (!std::isfinite(v)) fail(field, std::to_string(v) + " is not finite");
+    return v;
+  }
+  glm::dvec3 dvec3(const char* field) {
+    const double x = f64(field), y = f64(field), z = f64(field);
     return {x, y, z};
   }
   bool flag(const char* field) {

@@ -67,6 +67,26 @@ Heightfield::Heightfield(HeightfieldDef def)
   build_block_bounds();
 }
 
+void Heightfield::translate(const glm::dvec3& by) {
+  const glm::vec3 origin(glm::dvec3(origin_) + by);
+  const float x_end = origin.x + static_cast<float>(columns_ - 1) * cell_size_.x;
+  const float z_end = origin.z + static_cast<float>(rows_ - 1) * cell_size_.y;
+  if (!in_range(origin) || !in_range(x_end) || !in_range(z_end))
+    throw Error("Heightfield::translate: the grid would span " + vec_text(origin) + " to (" + number_text(x_end) +
+                ", " + number_text(z_end) + "), beyond " + k_range);
+  std::vector<float> heights = heights_;
+  if (by.y != 0.0)
+    for (std::size_t i = 0; i < heights.size(); ++i) {
+      heights[i] = static_cast<float>(static_cast<double>(heights_[i]) + by.y);
+      if (!in_range(heights[i]))
+        throw Error("Heightfield::translate: sample " + std::to_string(i) + " would be at height " +
+                    number_text(heights[i]) + ", beyond " + k_range);
+    }
+  origin_ = origin;
+  heights_ = std::move(heights);
+  build_block_bounds();
+}
+
 void Heightfield::build_block_bounds() {
   block_rows_ = (rows_ - 1 + k_block_cells - 1) / k_block_cells;
   block_columns_ = (columns_ - 1 + k_block_cells - 1) / k_block_cells;

@@ -10,6 +10,7 @@
 #include <glide/error.hpp>
 #include <glide/limits.hpp>
 #include <glide/terrain/heightfield.hpp>
+#include <glide/world/triangle_mesh.hpp>
 #include <glide/world/world.hpp>
 
 #include <filesystem>
@@ -121,6 +122,11 @@ TEST_CASE("malformed files name the file, the case and the JSON path") {
         "at most 1e+05 m (the largest piece), got [1e+38,1e+38,1e+38]"}},
       {"move_overflow.json",
        {"Controller::move: velocity (3e+38, -9.81, 0) times dt 1 s moves 3e+38 m, more than the 10000 m of one move"}},
+      {"mesh_bad_index.json",
+       {"case \"mesh_index_out_of_range\"", "/cases/0/world/0/shape/triangles/0/2", "expected an integer in [0, 2]"}},
+      {"mesh_degenerate.json", {"case \"mesh_of_one_flat_triangle\"", "/cases/0/world/0/shape", "TriangleMesh"}},
+      {"mesh_moving.json",
+       {"case \"a_lift_made_of_a_mesh\"", "/cases/0/world/0/motion", "a triangle mesh, which is static"}},
       {"move_bad_motion.json",
        {"case \"lift_keys_out_of_order\"", "/cases/0/world/0/motion/keys/2/t",
         "expected a time >= the previous key's"}},
@@ -341,6 +347,21 @@ TEST_CASE("record_case writes a case that replays to the same answer") {
     CHECK(hit.target == glide::HitTarget::terrain);
     CHECK(contains(read_file(file), "\"method\": \"bisection\""));
   }
+  SUBCASE("a scene 1e5 m out, the world's origin near it: written in global coordinates") {
+    const glm::dvec3 origin(1e5 + 0.375, 2.5, -1e5 + 0.125);
+    glide::World far;
+    far.shift_origin(origin);
+    const glide::PieceId far_crate =
+        far.add_piece(glide::gjk::ConvexHull(cube), {turn, far.to_local(origin + glm::dvec3(4.0, 1.2f, 0.3f))});
+    const glide::gjk::Capsule moved{
+        {far.to_local(origin + glm::dvec3(0, 1, 0)), far.to_local(origin + glm::dvec3(0, 2, 0))}, 0.4f};
+    const glide::SweepHit hit = glide::record_case(file, "far_into_crate", far, moved, {6.f, 0.f, 0.f});
+    REQUIRE(hit.hit);
+    CHECK(hit.piece == far_crate);
+    const std::string text = read_file(file);
+    CHECK(contains(text, "\"origin\": [100000.375, 2.5, -99999.875]"));
+    CHECK(contains(text, "\"position\": [100004.375, 3.7, -99999.575]"));
+  }
   SUBCASE("a miss; recording twice under one name keeps one case") {
     glide::record_case(file, "miss", world, capsule, {0.f, 3.f, 0.f});
     glide::record_case(file, "miss", world, capsule, {0.f, 3.f, 0.f});
@@ -349,6 +370,39 @@ TEST_CASE("record_case writes a case that replays to the same answer") {
   }
   const auto results = glide::run_case_file(file);
   REQUIRE_FALSE(results.empty());
+  for (const auto& r : results) CHECK_MESSAGE(r.passed(), r.line());
+}
+
+TEST_CASE("record_case writes the mesh triangles near the query, which replay to the same answer") {
+  // A 20 x 20 m grid of 1 m cells, turned and placed off the origin; a capsule swept along it,
+  // 0.05 mm into it, across its internal edges, and one dropped onto it.
+  std::vector<glm::vec3> vertices;
+  std::vector<glide::TriangleMesh::Indices> triangles;
+  for (int r = 0; r <= 20; ++r)
+    for (int c = 0; c <= 20; ++c)
+      vertices.emplace_back(static_cast<float>(c) - 10.f, 0.f, static_cast<float>(r) - 10.f);
+  for (std::uint32_t r = 0; r < 20; ++r)
+    for (std::uint32_t c = 0; c < 20; ++c) {
+      const std::uint32_t a = r * 21 + c, b = a + 1, d = a + 21, e = d + 1;
+      triangles.push_back({a, d, e});
+      triangles.push_back({a, e, b});
+    }
+  glide::World world;
+  const glm::quat turn = glm::angleAxis(0.3f, glm::vec3(0, 1, 0));
+  const glide::PieceId grid = world.add_mesh(glide::TriangleMesh(vertices, triangles), {turn, {3.f, 0.5f, -2.f}});
+  const auto file = k_work_dir / "recorded" / "recorded_mesh.json";
+  std::filesystem::remove(file);
+  const glide::gjk::Capsule along{{{3.f, 0.99995f, -2.f}, {3.f, 1.99995f, -2.f}}, 0.5f};
+  const glide::SweepHit slide = glide::record_case(file, "along_the_grid", world, along, {2.5f, 0.f, 1.7f});
+  CHECK_FALSE(slide.hit);
+  const glide::gjk::Capsule above{{{4.2f, 3.f, -1.3f}, {4.2f, 4.f, -1.3f}}, 0.5f};
+  const glide::SweepHit drop = glide::record_case(file, "onto_the_grid", world, above, {0.f, -4.f, 0.f});
+  REQUIRE(drop.hit);
+  CHECK(drop.piece == grid);
+  const std::string text = read_file(file);
+  CHECK(contains(text, "\"type\": \"mesh\""));
+  const auto results = glide::run_case_file(file);
+  REQUIRE(results.size() == 2);
   for (const auto& r : results) CHECK_MESSAGE(r.passed(), r.line());
 }
 

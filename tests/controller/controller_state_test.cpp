@@ -180,9 +180,9 @@ TEST_CASE("a controller's and a player step's state round trip every field") {
   CHECK(a.position == b.position);
   CHECK(a.position.y > 0.3f);
 
-  // The header: magic, version 1, byte count, little-endian.
+  // The header: magic, version 2, byte count, little-endian.
   CHECK(std::memcmp(bytes.data(), "GLCS", 4) == 0);
-  CHECK(static_cast<int>(bytes[4]) == 1);
+  CHECK(static_cast<int>(bytes[4]) == 2);
   CHECK(static_cast<int>(bytes[5]) == 0);
   CHECK(static_cast<std::size_t>(bytes[6]) == Controller::k_state_bytes);
   CHECK(std::memcmp(player_bytes.data(), "GLPS", 4) == 0);
@@ -215,6 +215,12 @@ std::vector<std::byte> with_float(std::vector<std::byte> bytes, std::size_t at, 
   return bytes;
 }
 
+std::vector<std::byte> with_double(std::vector<std::byte> bytes, std::size_t at, double value) {
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(value);
+  for (std::size_t i = 0; i < 8; ++i) bytes[at + i] = static_cast<std::byte>(bits >> (8 * i));
+  return bytes;
+}
+
 } // namespace
 
 TEST_CASE("bad bytes are refused with the field named, and the state is kept") {
@@ -236,25 +242,28 @@ TEST_CASE("bad bytes are refused with the field named, and the state is kept") {
   check_refused(c, longer, "byte count");
   check_refused(c, with_byte(good, 0, 'X'), "magic");
   check_refused(c, good_player, "magic");
-  check_refused(c, with_byte(good, 4, 2), "version");
+  check_refused(c, with_byte(good, 4, 1), "version");
   check_refused(c, with_byte(good, 6, 84), "byte count");
 
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-  check_refused(c, with_float(good, 10, nan), "position");
-  check_refused(c, with_float(good, 18, inf), "position");
-  check_refused(c, with_float(good, 22, nan), "height");
-  check_refused(c, with_float(good, 22, 0.5f), "height");
-  check_refused(c, with_byte(good, 26, 3), "ground state");
-  check_refused(c, with_byte(good, 27, 4), "ground target");
-  check_refused(c, with_byte(good, 28, 2), "ridden");
-  check_refused(c, with_byte(good, 29, 77), "ground piece");                  // not in the world
-  check_refused(c, with_byte(with_byte(good, 26, 2), 27, 0), "ground piece"); // in the air, piece set
-  check_refused(c, with_byte(good, 26, 2), "ground state");                   // in the air on a piece
-  check_refused(c, with_float(good, 33, nan), "ground normal");
-  check_refused(c, with_float(good, 45, inf), "ground contact normal");
-  check_refused(c, with_float(good, 57, nan), "ground point");
-  check_refused(c, with_float(good, 69, nan), "ground distance");
-  check_refused(c, with_float(good, 73, -inf), "ground velocity");
+  check_refused(c, with_double(good, 10, std::numeric_limits<double>::quiet_NaN()), "origin");
+  check_refused(c, with_double(good, 18, 1e12), "origin");
+  check_refused(c, with_double(good, 26, 5e6), "position"); // 5e6 m from the world's origin
+  check_refused(c, with_float(good, 34, nan), "position");
+  check_refused(c, with_float(good, 42, inf), "position");
+  check_refused(c, with_float(good, 46, nan), "height");
+  check_refused(c, with_float(good, 46, 0.5f), "height");
+  check_refused(c, with_byte(good, 50, 3), "ground state");
+  check_refused(c, with_byte(good, 51, 4), "ground target");
+  check_refused(c, with_byte(good, 52, 2), "ridden");
+  check_refused(c, with_byte(good, 53, 77), "ground piece");                  // not in the world
+  check_refused(c, with_byte(with_byte(good, 50, 2), 51, 0), "ground piece"); // in the air, piece set
+  check_refused(c, with_byte(good, 50, 2), "ground state");                   // in the air on a piece
+  check_refused(c, with_float(good, 57, nan), "ground normal");
+  check_refused(c, with_float(good, 69, inf), "ground contact normal");
+  check_refused(c, with_float(good, 81, nan), "ground point");
+  check_refused(c, with_float(good, 93, nan), "ground distance");
+  check_refused(c, with_float(good, 97, -inf), "ground velocity");
   CHECK(c.position() == glm::vec3(1.f, 0.f, 1.f));
   CHECK(c.ground().piece != box);
 

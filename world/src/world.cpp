@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace glide {
@@ -83,6 +84,7 @@ void World::swap(World& other) noexcept {
   std::swap(build_index_, other.build_index_);
   std::swap(rebuilds_, other.rebuilds_);
   std::swap(refits_, other.refits_);
+  std::swap(origin_, other.origin_);
   revision_ = new_epoch();
   other.revision_ = new_epoch();
   structure_revision_ = revision_;
@@ -227,6 +229,66 @@ std::vector<PieceId> World::piece_ids() const {
   for (std::uint32_t i = 0; i < pieces_.size(); ++i)
     if (pieces_[i].alive) ids.push_back(PieceId{i});
   return ids;
+}
+
+namespace {
+
+glm::vec3 moved_by(const glm::vec3& v, const glm::dvec3& by) { return glm::vec3(glm::dvec3(v) + by); }
+
+void check_global(const glm::dvec3& p, const char* call, const char* what) {
+  if (!limits::in_global_range(p.x) || !limits::in_global_range(p.y) || !limits::in_global_range(p.z))
+    throw Error(std::string(call) + ": " + what + " " + limits::vec_text(p) + " is not finite or beyond " +
+                limits::number_text(limits::k_max_global_coordinate) + " m");
+}
+
+} // namespace
+
+glm::vec3 World::to_local(const glm::dvec3& position) const {
+  check_global(position, "World::to_local", "position");
+  const glm::vec3 local(position - origin_);
+  if (!limits::in_range(local))
+    throw Error("World::to_local: position " + limits::vec_text(position) + " is " + limits::vec_text(local) +
+                " from the world's origin " + limits::vec_text(origin_) +
+                ", beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
+  return local;
+}
+
+void World::shift_origin(const glm::dvec3& origin) {
+  check_global(origin, "World::shift_origin", "origin");
+  const glm::dvec3 by = origin_ - origin; // what every float position gains
+  if (by == glm::dvec3(0.0)) return;
+  // Checked first, on the boxes moved in double, so a failed shift changes nothing; a box
+  // within an eighth of a metre of the range's edge (a float step there) is refused.
+  constexpr double k_edge = static_cast<double>(limits::k_max_coordinate) - 0.125;
+  for (const Piece& p : pieces_) {
+    if (!p.alive) continue;
+    const glm::dvec3 lo = glm::dvec3(p.bounds.min) + by, hi = glm::dvec3(p.bounds.max) + by;
+    if (!(std::max({-lo.x, -lo.y, -lo.z, hi.x, hi.y, hi.z}) <= k_edge))
+      throw Error("World::shift_origin: a piece would span " + limits::vec_text(lo) + " to " + limits::vec_text(hi) +
+                  " from the new origin, beyond the valid coordinates (|v| <= " +
+                  limits::number_text(limits::k_max_coordinate) + " m)");
+  }
+  std::optional<Heightfield> terrain = terrain_;
+  if (terrain) terrain->translate(by);
+  for (std::uint32_t i = 0; i < pieces_.size(); ++i) {
+    Piece& p = pieces_[i];
+    if (!p.alive) continue;
+    p.transform.translation = moved_by(p.transform.translation, by);
+    if (const auto mesh = meshes_.find(i); mesh != meshes_.end()) {
+      // Its triangles' hierarchy is built over their placed corners: placed and built anew.
+      mesh->second = std::make_unique<detail::MeshPiece>(std::move(mesh->second->mesh), p.transform);
+      p.bounds = mesh->second->bounds;
+    } else {
+      detail::place(hulls_[i], p.transform, p.world_vertices, p.bounds); // in place: no allocation
+    }
+    // The last motion keeps its serial: a character that rode it is not carried again.
+    p.motion.from.translation = moved_by(p.motion.from.translation, by);
+    p.motion.to.translation = p.transform.translation;
+  }
+  terrain_ = std::move(terrain);
+  origin_ = origin;
+  dirty_ = {true, true};
+  revision_ = structure_revision_ = next_revision();
 }
 
 void World::set_terrain(Heightfield terrain, std::uint32_t layers) {

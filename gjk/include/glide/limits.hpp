@@ -1,5 +1,6 @@
 #pragma once
 
+#include <glm/ext/vector_double3.hpp>
 #include <glm/vec3.hpp>
 
 #include <charconv>
@@ -18,6 +19,10 @@ namespace limits {
 /// Largest |x|, |y| or |z| of anything placed in a world: piece vertices, heightfield samples,
 /// character positions (m). Float steps there are 0.06 m.
 inline constexpr float k_max_coordinate = 1e6f;
+/// Largest |x|, |y| or |z| of a position given in double (World::origin, Controller's global
+/// positions, case files) (m): doubles there still resolve 1e-7 m. What glide computes with is
+/// such a position less the world's origin, held to k_max_coordinate.
+inline constexpr double k_max_global_coordinate = 1e9;
 /// Largest extent of one piece's bounding box along any axis (m): larger pieces lose the
 /// precision their queries need.
 inline constexpr float k_max_piece_size = 2e5f;
@@ -35,6 +40,8 @@ inline constexpr std::size_t k_max_obj_object_vertices = 100000;
 /// |v| <= k_max_coordinate; false for NaN and infinities.
 inline bool in_range(float v) { return std::abs(v) <= k_max_coordinate; }
 inline bool in_range(const glm::vec3& v) { return in_range(v.x) && in_range(v.y) && in_range(v.z); }
+/// |v| <= k_max_global_coordinate on every axis; false for NaN and infinities.
+inline bool in_global_range(double v) { return std::abs(v) <= k_max_global_coordinate; }
 
 /// One number for error messages, in the shortest form that reads back exactly ("3e+38").
 inline std::string number_text(float v) {
@@ -42,8 +49,14 @@ inline std::string number_text(float v) {
   const auto r = std::to_chars(buffer, buffer + sizeof buffer, v);
   return std::string(buffer, r.ptr);
 }
-/// "(x, y, z)" for error messages.
-inline std::string vec_text(const glm::vec3& v) {
+inline std::string number_text(double v) {
+  char buffer[32];
+  const auto r = std::to_chars(buffer, buffer + sizeof buffer, v);
+  return std::string(buffer, r.ptr);
+}
+/// "(x, y, z)" for error messages, of a float or a double vector.
+template <class T>
+std::string vec_text(const glm::vec<3, T>& v) {
   std::string out = "(";
   out += number_text(v.x);
   out += ", ";

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <glm/ext/vector_double3.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
@@ -21,10 +22,13 @@ namespace glide::cases {
 
 using Json = nlohmann::ordered_json;
 
-/// Where we are: the file and, once inside one, the case name.
+/// Where we are: the file and, once inside one, the case name and its origin.
 struct Where {
   std::string file;
   std::string case_name;
+  /// Positions are read relative to this point (m): a case far from the origin is computed in
+  /// float coordinates near zero (docs/cases.md, "Large coordinates").
+  glm::dvec3 origin{0.0};
 };
 
 /// Throws glide::Error "<file>: case "<name>": <path>: <message>".
@@ -54,17 +58,22 @@ public:
   bool boolean() const;
   std::string string() const; ///< non-empty
   glm::vec3 vec3() const;     ///< [x, y, z]
-  /// [x, y, z] inside the valid coordinates, |each| <= limits::k_max_coordinate (m)
+  /// [x, y, z] read in double, |each| <= limits::k_max_global_coordinate (m)
+  glm::dvec3 global_position() const;
+  /// global_position() less where().origin, in float: inside the valid coordinates, |each| <=
+  /// limits::k_max_coordinate (m)
   glm::vec3 position() const;
-  float at_most(float max) const;        ///< >= 0 and <= max
-  glm::vec2 vec2() const;                ///< [x, y]
-  std::vector<float> reals() const;      ///< array of numbers
-  std::vector<glm::vec3> points() const; ///< array of positions (see position())
+  float at_most(float max) const;                ///< >= 0 and <= max
+  glm::vec2 vec2() const;                        ///< [x, y]
+  std::vector<float> reals() const;              ///< array of numbers
+  std::vector<glm::vec3> points() const;         ///< array of positions (see position())
+  std::vector<glm::dvec3> global_points() const; ///< array of global positions (see global_position())
 
   std::size_t size() const; ///< array length (fails when not an array)
   Node element(std::size_t i) const;
 
 private:
+  void require_triple() const; ///< fails unless an array of 3
   const Json* value_;
   std::string path_;
   const Where* where_;

@@ -5,6 +5,7 @@
 #include <glide/world/nearby_pieces.hpp>
 #include <glide/world/query_types.hpp>
 
+#include <glm/ext/vector_double3.hpp>
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
@@ -148,13 +149,25 @@ public:
   /// version, non-finite, out of range, a ground piece not in the world); then nothing changes.
   void restore_state(std::span<const std::byte> bytes);
   /// Bytes of a saved state.
-  static constexpr std::size_t k_state_bytes = 85;
+  static constexpr std::size_t k_state_bytes = 109;
 
   const ControllerSettings& settings() const { return settings_; }
-  glm::vec3 position() const { return position_; }
+  /// The feet in the world's float coordinates (m), relative to World::origin() as it is now.
+  glm::vec3 position() const {
+    return origin_ == *world_origin_ ? position_ : glm::vec3(glm::dvec3(position_) + (origin_ - *world_origin_));
+  }
+  /// The feet as a global position (m, double): World::origin() plus position().
+  glm::dvec3 global_position() const { return origin_ + glm::dvec3(position_); }
+  /// After World::shift_origin: re-expresses the character's state relative to the new origin.
+  /// Every call that uses the state (move, teleport, resize, set_settings, save_state,
+  /// restore_state, and CharacterSet::update) does so first; position() and capsule() need
+  /// not. ground() and last_trace() stay in the old coordinates until then.
+  void follow_origin() {
+    if (origin_ != *world_origin_) rebase();
+  }
   const GroundInfo& ground() const { return ground_; }
   /// The capsule in world space at the current position.
-  gjk::Capsule capsule() const { return capsule_at(position_); }
+  gjk::Capsule capsule() const { return capsule_at(position()); }
   gjk::Capsule capsule_at(const glm::vec3& feet) const;
   void set_listener(ContactListener* listener) {
     listener_ = listener;
@@ -180,6 +193,7 @@ private:
            (!listener_ || listener_->validate_character(other));
   }
   void pick_characters();
+  void rebase(); // follow_origin's work
   /// Throws glide::Error, before anything changes, for a move Controller::move refuses.
   void check_move(const glm::vec3& velocity, float dt) const;
 
@@ -220,8 +234,10 @@ private:
   void record_hit(const SweepHit& hit, float fraction, MoveResult& result) const;
 
   const World* world_;
+  const glm::dvec3* world_origin_; // World::origin(), read without the World's definition
   ControllerSettings settings_;
   glm::vec3 position_{0.f};
+  glm::dvec3 origin_{0.0}; // the world's origin position_ and ground_ are relative to
   GroundInfo ground_;
   // What the last ground probe saw, so the next move can skip the overlap query of recovery
   // when nothing changed since (same position, same world revision, no overlap).
@@ -262,6 +278,7 @@ private:
   void rewind(const Checkpoint& c);
   // A saved state read and checked against this controller and its world, not yet applied.
   struct SavedState {
+    glm::dvec3 origin{0.0}; // what position and ground.point are relative to
     glm::vec3 position{0.f};
     float height = 0.f;
     GroundInfo ground;

@@ -3,6 +3,7 @@
 #include <glide/gjk/aabb.hpp>
 #include <glide/gjk/shapes.hpp>
 
+#include <glm/ext/vector_double3.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
@@ -96,6 +97,10 @@ public:
   /// or non-finite direction, non-finite origin, or negative or NaN max_t.
   TerrainRayHit raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t) const;
 
+  /// Moves the whole field by `by` (m): the origin and, when by.y is not zero, every sample,
+  /// each computed in double and rounded once (World::shift_origin). Throws glide::Error,
+  /// changing nothing, when a sample or corner would leave the valid coordinates.
+  void translate(const glm::dvec3& by);
   /// Marks a cell (the square between rows r, r + 1 and columns c, c + 1) as a hole or not.
   /// Throws glide::Error for a cell out of range.
   void set_hole(int cell_row, int cell_column, bool hole = true);
