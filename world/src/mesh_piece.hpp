@@ -92,6 +92,7 @@ struct MeshPiece {
       payloads[t] = {mesh.active_edges(t), {c, 3}};
     }
     tree.build(boxes, ids, payloads);
+    tree.release_binary_nodes();
   }
 
   TriangleMesh mesh;
