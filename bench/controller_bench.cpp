@@ -8,6 +8,8 @@
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/world/world.hpp>
 
+#include "walker.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -19,7 +21,6 @@
 
 namespace {
 
-constexpr float k_dt = 1.f / 60.f;
 
 // A floor and `boxes` random boxes standing on it, at 1,000 boxes per 100 m x 100 m; a quarter
 // are low enough to step onto (0.1 to 0.3 m), the rest are 0.5 to 3 m tall.
@@ -41,40 +42,7 @@ glide::World make_level(int boxes) {
   return world;
 }
 
-// A game-like walker: steers through a square loop of waypoints at 3 m/s with gravity;
-// a waypoint not reached in 5 s is skipped (the loop crosses boxes).
-struct Walker {
-  glide::Controller controller;
-  std::array<glm::vec3, 4> loop;
-  int target = 0;
-  int frames_on_target = 0;
-  glide::PlayerStep player;
-
-  Walker(const glide::World& world, const glm::vec3& center, float size)
-      : controller(world, {}, center + glm::vec3(0, 0.5f, 0)), loop{center + glm::vec3(size, 0, size),
-                                                                    center + glm::vec3(-size, 0, size),
-                                                                    center + glm::vec3(-size, 0, -size),
-                                                                    center + glm::vec3(size, 0, -size)} {}
-
-  int frames_in_contact = 0; ///< frames whose move hit something besides the ground
-
-  /// One frame; returns the time spent in PlayerStep::step, the move with gravity (us).
-  double step() {
-    glm::vec3 to = loop[static_cast<std::size_t>(target)] - controller.position();
-    to.y = 0.f;
-    if (glm::length(to) < 0.5f || ++frames_on_target > 300) {
-      target = (target + 1) % 4;
-      frames_on_target = 0;
-    }
-    const float length = glm::length(to);
-    const glm::vec3 walk = length > 1e-3f ? to * (3.f / length) : glm::vec3(0.f);
-    const auto start = std::chrono::steady_clock::now();
-    const glide::MoveResult r = player.step(controller, {.velocity = walk}, k_dt);
-    const auto end = std::chrono::steady_clock::now();
-    frames_in_contact += r.flags.sides || r.flags.above;
-    return std::chrono::duration<double, std::micro>(end - start).count();
-  }
-};
+using glide::bench::Walker;
 
 void report(benchmark::State& state, std::vector<double>& us) {
   std::sort(us.begin(), us.end());
@@ -89,7 +57,7 @@ void walk_one(benchmark::State& state) {
   const glide::World world = make_level(static_cast<int>(state.range(0)));
   std::vector<double> us;
   for (auto _ : state) {
-    Walker walker(world, {0, 0, 0}, 12.f);
+    Walker walker(world, {0, 0, 0}, 12.f, 0.5f);
     us.clear();
     for (int frame = 0; frame < 10000; ++frame) us.push_back(walker.step());
     state.counters["contact_frames"] = walker.frames_in_contact / 10000.0;
@@ -104,7 +72,7 @@ void walk_many(benchmark::State& state) {
   std::vector<double> us;
   for (auto _ : state) {
     std::vector<Walker> walkers;
-    for (int i = 0; i < 1000; ++i) walkers.emplace_back(world, glm::vec3(pos(rng), 0, pos(rng)), size(rng));
+    for (int i = 0; i < 1000; ++i) walkers.emplace_back(world, glm::vec3(pos(rng), 0, pos(rng)), size(rng), 0.5f);
     us.clear();
     for (int frame = 0; frame < 600; ++frame)
       for (Walker& w : walkers) us.push_back(w.step());
@@ -130,7 +98,7 @@ void walk_saving(benchmark::State& state) {
   std::vector<double> us, save_us, restore_us;
   std::size_t bytes = 0;
   for (auto _ : state) {
-    Walker walker(world, {0, 0, 0}, 12.f);
+    Walker walker(world, {0, 0, 0}, 12.f, 0.5f);
     us.clear();
     for (int frame = 0; frame < 10000; ++frame) {
       us.push_back(walker.step());

@@ -10,6 +10,8 @@
 #include <glide/world/triangle_mesh.hpp>
 #include <glide/world/world.hpp>
 
+#include "walker.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <glm/gtc/quaternion.hpp>
@@ -23,7 +25,6 @@
 
 namespace {
 
-constexpr float k_dt = 1.f / 60.f;
 constexpr int k_cells = 210;   // ground cells a side
 constexpr float k_cell = 0.5f; // (m)
 constexpr int k_boxes = 1000;  // on the ground
@@ -98,35 +99,7 @@ Level make_level(Build build) {
   return level;
 }
 
-// A game-like walker: steers through a square loop of waypoints at 3 m/s with gravity; a
-// waypoint not reached in 5 s is skipped (the loop crosses boxes).
-struct Walker {
-  glide::Controller controller;
-  std::array<glm::vec3, 4> loop;
-  int target = 0;
-  int frames_on_target = 0;
-  glide::PlayerStep player;
-
-  Walker(const glide::World& world, const glm::vec3& center, float size)
-      : controller(world, {}, center + glm::vec3(0, 1.f, 0)), loop{center + glm::vec3(size, 0, size),
-                                                                   center + glm::vec3(-size, 0, size),
-                                                                   center + glm::vec3(-size, 0, -size),
-                                                                   center + glm::vec3(size, 0, -size)} {}
-
-  double step() { // the move with gravity (ns)
-    glm::vec3 to = loop[static_cast<std::size_t>(target)] - controller.position();
-    to.y = 0.f;
-    if (glm::length(to) < 0.5f || ++frames_on_target > 300) {
-      target = (target + 1) % 4;
-      frames_on_target = 0;
-    }
-    const float length = glm::length(to);
-    const glm::vec3 walk = length > 1e-3f ? to * (3.f / length) : glm::vec3(0.f);
-    const auto start = std::chrono::steady_clock::now();
-    player.step(controller, {.velocity = walk}, k_dt);
-    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-  }
-};
+using glide::bench::Walker;
 
 // 50 walkers one after another, 2,000 frames each, on the same loops for every build.
 void walk(benchmark::State& state) {
@@ -140,8 +113,8 @@ void walk(benchmark::State& state) {
     ns.clear();
     for (int w = 0; w < 50; ++w) {
       const float x = pos(rng), z = pos(rng);
-      Walker walker(level.world, {x, ground_height(x, z), z}, size(rng));
-      for (int frame = 0; frame < 2000; ++frame) ns.push_back(walker.step());
+      Walker walker(level.world, {x, ground_height(x, z), z}, size(rng), 1.f);
+      for (int frame = 0; frame < 2000; ++frame) ns.push_back(1000.0 * walker.step()); // us to ns
     }
   }
   std::sort(ns.begin(), ns.end());
