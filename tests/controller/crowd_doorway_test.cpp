@@ -112,6 +112,24 @@ TEST_CASE("fifty characters pushing for one doorway get through; without pushing
   }
 }
 
+TEST_CASE("fifty characters pushing for one doorway get through walking at 1 to 3 m/s") {
+  // Speeds and seeds at which the packed crowd forms arches that pushing alone does not break:
+  // two characters behind two at the jambs, or one behind two at the corners.
+  struct Run {
+    float speed;
+    std::uint32_t seed;
+  };
+  for (const Run run : {Run{1.f, 4}, Run{1.f, 6}, Run{1.f, 8}, Run{1.5f, 6}, Run{1.5f, 10}, Run{3.f, 4}}) {
+    CAPTURE(run.speed);
+    CAPTURE(run.seed);
+    const Doorway d = doorway_run(50, 30.f, true, run.seed, run.speed, 8.f, 8.f);
+    CHECK(d.through >= 40);
+    CHECK(d.through + d.waiting == 50);
+    CHECK(d.worst_gap >= -k_penetration_tolerance);
+    CHECK(d.worst_wall >= -k_penetration_tolerance);
+  }
+}
+
 TEST_CASE("a pushing crowd at a doorway moves bit-identically on 1 and 2 threads") {
   JobThreads two(2);
   const Doorway here = doorway_run(50, 5.f, true, 7, 2.f, 8.f, 8.f);
@@ -122,7 +140,7 @@ TEST_CASE("a pushing crowd at a doorway moves bit-identically on 1 and 2 threads
 TEST_CASE("two hundred characters at one doorway: none overlaps, none in the wall, all through or waiting") {
   const Doorway d = doorway_run(200, 20.f, true, 11, 2.f, 10.f, 16.f);
   CHECK(d.through + d.waiting == 200);
-  CHECK(d.through > 0);
+  CHECK(d.through >= 12); // the ones behind step back for those ahead, so the pack keeps moving
   CHECK(d.worst_gap >= -k_penetration_tolerance);
   CHECK(d.worst_wall >= -k_penetration_tolerance);
 }
