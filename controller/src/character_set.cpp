@@ -389,16 +389,18 @@ glm::vec3 CharacterSet::slid_walk(std::size_t k) const {
 }
 
 // Whether pusher j goes before pusher i, which it stopped (`along`: from i into j, unit, along
-// the ground): both press into each other, each its walk slid along its walls, and j is ahead
-// along the sum of their walks' directions (the first added when neither is). Walking for one
-// doorway, the one nearer it goes first.
+// the ground): i presses into j (its walk, slid along its walls, points into it), j presses
+// back into i or is wedged itself, and j is ahead along the sum of their walks' directions (the
+// first added when neither is). Walking for one doorway, the one nearer it goes first; walking
+// behind a wedged one, that one.
 bool CharacterSet::goes_first(std::size_t i, std::uint32_t j, const glm::vec3& along) const {
   if (j >= characters_.size() || !characters_[j].info.push) return false;
   const glm::vec3& up = characters_[i].controller->settings().up;
   const glm::vec3 mine = detail::horizontal(walk_[i], up), theirs = detail::horizontal(walk_[j], up);
   const float mine_length = glm::length(mine), theirs_length = glm::length(theirs);
   if (mine_length < 1e-6f || theirs_length < 1e-6f) return false;
-  if (glm::dot(slid_walk(i), along) <= 0.f || glm::dot(slid_walk(j), along) >= 0.f) return false;
+  if (glm::dot(slid_walk(i), along) <= 0.f) return false;
+  if (glm::dot(slid_walk(j), along) >= 0.f && characters_[j].pressure < 1.f) return false;
   const float ahead = glm::dot(along, mine / mine_length + theirs / theirs_length);
   return ahead > 0.f || (ahead == 0.f && j < i);
 }

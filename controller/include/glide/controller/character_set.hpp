@@ -35,8 +35,8 @@ struct CharacterInfo {
 /// new capsules then overlap, or whose moves went beyond where their neighbours were looked
 /// for, take their moves back and move again one after the other, in the order they were
 /// added, each against the others where they now stand; then the pushers, in the same order,
-/// move what stopped them out of their way, and of two wedged pushers pressing into each other
-/// the one behind steps back for the one ahead. Every move is a sweep, so no two characters overlap
+/// move what stopped them out of their way, and a wedged pusher pressing into a wedged one
+/// ahead of it steps back for it. Every move is a sweep, so no two characters overlap
 /// after an update and none is pushed into walls, and the same inputs give bit-identical
 /// results whatever the thread count or schedule.
 ///
