@@ -217,6 +217,9 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   effective_[i] = carried_velocity(i, input);
   k.check_move(effective_[i], dt);
   const ControllerSettings& s = k.settings();
+  walk_[i] = effective_[i];
+  if (c.info.push && c.stepping_back > 0.f) // it walks backward, falling as it would
+    effective_[i] = s.up * glm::dot(effective_[i], s.up) - detail::horizontal(effective_[i], s.up);
   start_[i] = {k.capsule_at(k.position_), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
   masks_[i] = s.layer_mask;
   filtered_[i] = s.character_filter || k.listener_ ? 1 : 0;
@@ -360,24 +363,85 @@ glm::vec3 CharacterSet::carried_velocity(std::size_t i, const glm::vec3& input) 
   return v;
 }
 
-// Character i, stopped by characters with `left` of its motion still to go, moves them out of
-// its way: `left`, slid along the geometry that stopped i, goes into each one hit by the part
-// pointing into it (times m / (m + m_other) for the pusher itself, whole for the characters it
-// moves on down the line), each taking it as a sweep and passing on what stops it in turn, up to
-// `depth` characters deep; then i moves on by `left`. Every move is a sweep against the world
-// and the others where they now stand, so nothing ends inside anything.
-void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth,
-                              bool pusher, int& moves) {
-  Character& c = characters_[i];
-  const glm::vec3& up = c.controller->settings().up;
-  left = detail::horizontal(left, up);
-  for (int h = 0; h < stopped.hit_count; ++h) {
-    const ControllerHit& hit = stopped.hits[static_cast<std::size_t>(h)];
+namespace {
+
+// `v` slid along the walls of a move's hits: less its part into each (across the unit `up`).
+glm::vec3 slid_along_walls(glm::vec3 v, const MoveResult& r, const glm::vec3& up) {
+  for (int h = 0; h < r.hit_count; ++h) {
+    const ControllerHit& hit = r.hits[static_cast<std::size_t>(h)];
     if (hit.target == HitTarget::character) continue;
     glm::vec3 n = detail::horizontal(hit.normal, up);
     if (glm::dot(n, n) < 1e-6f) continue;
     n = glm::normalize(n);
-    if (const float against = glm::dot(left, n); against < 0.f) left -= n * against;
+    if (const float against = glm::dot(v, n); against < 0.f) v -= n * against;
+  }
+  return v;
+}
+
+} // namespace
+
+// Character k's walk this update along the ground, slid along the walls its moves met: where it
+// presses.
+glm::vec3 CharacterSet::slid_walk(std::size_t k) const {
+  const Character& c = characters_[k];
+  const glm::vec3& up = c.controller->settings().up;
+  return slid_along_walls(detail::horizontal(walk_[k], up), c.result, up);
+}
+
+// Whether pusher j goes before pusher i, which it stopped (`along`: from i into j, unit, along
+// the ground): i presses into j (its walk, slid along its walls, points into it), j presses
+// back into i or is wedged itself, and j is ahead along the sum of their walks' directions (the
+// first added when neither is). Walking for one doorway, the one nearer it goes first; walking
+// behind a wedged one, that one.
+bool CharacterSet::goes_first(std::size_t i, std::uint32_t j, const glm::vec3& along) const {
+  if (j >= characters_.size() || !characters_[j].info.push) return false;
+  const glm::vec3& up = characters_[i].controller->settings().up;
+  const glm::vec3 mine = detail::horizontal(walk_[i], up), theirs = detail::horizontal(walk_[j], up);
+  const float mine_length = glm::length(mine), theirs_length = glm::length(theirs);
+  if (mine_length < 1e-6f || theirs_length < 1e-6f) return false;
+  if (glm::dot(slid_walk(i), along) <= 0.f) return false;
+  if (glm::dot(slid_walk(j), along) >= 0.f && characters_[j].pressure < 1.f) return false;
+  const float ahead = glm::dot(along, mine / mine_length + theirs / theirs_length);
+  return ahead > 0.f || (ahead == 0.f && j < i);
+}
+
+// Character i, stopped by characters with `left` of its motion still to go, moves them out of
+// its way: `left`, slid along the geometry that stopped i, goes into each one hit by the part
+// pointing into it (times m / (m + m_other) for the pusher itself, whole for the characters it
+// moves on down the line), each taking it as a sweep and passing on what stops it in turn, up to
+// `depth` characters deep; then i moves on by `left`. A pusher does not push a pusher that goes
+// first (goes_first): it slides along it, and when both are wedged it steps back from it, by its
+// walk, pushing on what stops it, and keeps walking backward for k_step_back_time. Every move is
+// a sweep against the world and the others where they now stand, so nothing ends inside anything.
+void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth,
+                              Shove shove, int& moves) {
+  Character& c = characters_[i];
+  const glm::vec3& up = c.controller->settings().up;
+  left = slid_along_walls(detail::horizontal(left, up), stopped, up);
+  std::array<std::uint32_t, MoveResult::k_max_hits> first{}; // the pushers that go before i
+  int first_count = 0;
+  bool step_back = false;
+  for (int h = 0; h < stopped.hit_count && shove == Shove::pusher; ++h) {
+    const ControllerHit& hit = stopped.hits[static_cast<std::size_t>(h)];
+    if (hit.target != HitTarget::character) continue;
+    glm::vec3 along = -detail::horizontal(hit.normal, up);
+    const float length = glm::length(along);
+    if (length < 1e-3f || !goes_first(i, hit.character.value, along / length)) continue;
+    along /= length;
+    first[static_cast<std::size_t>(first_count++)] = hit.character.value;
+    if (const float into = glm::dot(left, along); into > 0.f) left -= along * into;
+    // Both wedged: pressing on would only hold the one ahead where it is.
+    if (c.pressure >= 1.f && characters_[hit.character.value].pressure > 0.f) step_back = true;
+  }
+  if (step_back) {
+    glm::vec3 back = -detail::horizontal(walk_[i], up) * dt;
+    if (const float length = glm::length(back); length > push_reach_) back *= push_reach_ / length;
+    const MoveResult moved = move_again(i, back / dt, dt);
+    append(c.result, moved);
+    c.velocity = c.result.displacement / dt;
+    c.stepping_back = k_step_back_time;
+    push_aside(i, back - moved.displacement, moved, dt, depth, Shove::line_stepping_back, moves);
+    return;
   }
   bool pushed = false;
   for (int h = 0; h < stopped.hit_count; ++h) {
@@ -388,14 +452,19 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
       seen = stopped.hits[static_cast<std::size_t>(e)].target == HitTarget::character &&
              stopped.hits[static_cast<std::size_t>(e)].character == hit.character;
     if (seen || c.shoved_by == hit.character.value) continue; // no pushing back who pushed it
-    glm::vec3 along = -detail::horizontal(hit.normal, up);    // from i into the other
+    if (std::find(first.begin(), first.begin() + first_count, hit.character.value) != first.begin() + first_count)
+      continue;
+    glm::vec3 along = -detail::horizontal(hit.normal, up); // from i into the other
     const float length = glm::length(along);
     if (length < 1e-3f) continue;
     along /= length;
     Character& other = characters_[hit.character.value];
     const float by_mass = c.info.mass / (c.info.mass + other.info.mass);
-    const float ratio = pusher ? by_mass + (1.f - by_mass) * c.pressure : 1.f;
-    const float share = std::min(glm::dot(left, along) * ratio, push_reach_ - other.shoved);
+    const float ratio = shove == Shove::pusher ? by_mass + (1.f - by_mass) * c.pressure : 1.f;
+    // A line stepping back takes up to a whole walk each, whatever pushers moved it before:
+    // else the pushes of the ones it makes room for would use up what it may move them.
+    const float room = shove == Shove::line_stepping_back ? push_reach_ : push_reach_ - other.shoved;
+    const float share = std::min(glm::dot(left, along) * ratio, room);
     if (share <= 1e-5f || moves <= 0) continue;
     --moves;
     other.shoved += share;
@@ -405,7 +474,8 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     append(other.result, moved);
     other.velocity = other.result.displacement / dt;
     if (depth > 1)
-      push_aside(hit.character.value, along * share - moved.displacement, moved, dt, depth - 1, false, moves);
+      push_aside(hit.character.value, along * share - moved.displacement, moved, dt, depth - 1,
+                 shove == Shove::pusher ? Shove::line : shove, moves);
   }
   if (!pushed) return;
   append(c.result, move_again(i, left / dt, dt));
@@ -440,21 +510,23 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
       stopped.hits[0] = c.result.push_stopper;
       stopped.hit_count = 1;
       int moves = k_push_moves;
-      push_aside(i, c.result.push_stopped, stopped, dt, k_push_depth, false, moves);
+      push_aside(i, c.result.push_stopped, stopped, dt, k_push_depth, Shove::line, moves);
     }
     if (!c.info.push || c.result.hit_count == 0) continue;
     glm::vec3 left = velocities[i] * dt - c.result.displacement;
     if (const float length = glm::length(left); length > push_reach_) left *= push_reach_ / length;
     const MoveResult stopped = c.result;
     int moves = k_push_moves;
-    push_aside(i, left, stopped, dt, k_push_depth, true, moves);
+    push_aside(i, left, stopped, dt, k_push_depth, Shove::pusher, moves);
   }
-  // Pressure: up while a pusher gets less than a tenth of its walk, down while it gets more.
+  // Pressure: up while a pusher gets less than a tenth of its walk (stepping back, it does),
+  // down while it gets more.
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     Character& c = characters_[i];
     if (!c.info.push) continue;
+    c.stepping_back = std::max(c.stepping_back - dt, 0.f);
     const glm::vec3& up = c.controller->settings().up;
-    const glm::vec3 wanted = detail::horizontal(velocities[i] * dt, up);
+    const glm::vec3 wanted = detail::horizontal(walk_[i] * dt, up);
     const float wanted2 = glm::dot(wanted, wanted);
     const bool stopped = wanted2 > 0.f && glm::dot(c.result.displacement, wanted) < k_stopped * wanted2;
     c.pressure = std::clamp(c.pressure + (stopped ? dt : -dt) / k_pressure_time, 0.f, 1.f);
@@ -470,6 +542,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   // Each character's checks, velocity, start capsule and reach, in parallel; a refusal names
   // the first refused character, as checking them in order would.
   effective_.resize(n);
+  walk_.resize(n);
   start_.resize(n);
   reach_.resize(n);
   masks_.resize(n);

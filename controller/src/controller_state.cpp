@@ -140,7 +140,7 @@ namespace glide {
 
 namespace {
 constexpr std::array<char, 4> k_set_magic{'G', 'L', 'C', 'R'};
-constexpr std::uint16_t k_set_version = 3;
+constexpr std::uint16_t k_set_version = 4;
 } // namespace
 
 std::vector<std::byte> CharacterSet::save_state() {
@@ -149,6 +149,7 @@ std::vector<std::byte> CharacterSet::save_state() {
   for (Character& c : characters_) {
     out.vec3(c.velocity);
     out.f32(c.pressure);
+    out.f32(c.stepping_back);
     out.bytes(c.controller->save_state());
   }
   return out.take();
@@ -160,7 +161,11 @@ void CharacterSet::restore_state(std::span<const std::byte> bytes) {
     in.fail("character count", std::to_string(count) + " is not the set's " + std::to_string(size()));
   // All or nothing: every character's bytes are read and checked before any is applied.
   std::vector<Controller::SavedState> states;
-  std::vector<std::pair<glm::vec3, float>> motions;
+  struct Motion {
+    glm::vec3 velocity;
+    float pressure, stepping_back;
+  };
+  std::vector<Motion> motions;
   states.reserve(size());
   motions.reserve(size());
   for (std::size_t i = 0; i < characters_.size(); ++i) {
@@ -168,16 +173,22 @@ void CharacterSet::restore_state(std::span<const std::byte> bytes) {
       const glm::vec3 velocity = in.vec3("velocity");
       const float pressure = in.f32("pressure");
       if (!(pressure >= 0.f && pressure <= 1.f)) in.fail("pressure", std::to_string(pressure) + " is not in [0, 1]");
+      const float stepping_back = in.f32("stepping back");
+      if (!(stepping_back >= 0.f && stepping_back <= k_step_back_time))
+        in.fail("stepping back",
+                std::to_string(stepping_back) + " is not in [0, " + std::to_string(k_step_back_time) + "] s");
       states.push_back(
           characters_[i].controller->read_state(in.bytes(Controller::k_state_bytes), "Controller::restore_state"));
-      motions.emplace_back(velocity, pressure);
+      motions.push_back({velocity, pressure, stepping_back});
     } catch (const Error& e) {
       throw Error("CharacterSet::restore_state: character " + std::to_string(i) + ": " + e.what());
     }
   }
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     characters_[i].controller->apply_state(states[i]);
-    std::tie(characters_[i].velocity, characters_[i].pressure) = motions[i];
+    characters_[i].velocity = motions[i].velocity;
+    characters_[i].pressure = motions[i].pressure;
+    characters_[i].stepping_back = motions[i].stepping_back;
   }
 }
 

@@ -279,9 +279,13 @@ TEST_CASE("a crowd state that is not one is refused, naming what is wrong, and n
   wrong_count[10] = std::byte{2};
   CHECK_THROWS_WITH_AS(game.set.restore_state(wrong_count), doctest::Contains("character count"), Error);
   std::vector<std::byte> bad_ground = good;
-  const std::size_t third = 14 + 2 * (16 + Controller::k_state_bytes);
-  bad_ground[third + 16 + 51] = std::byte{9}; // the third character's ground target
+  const std::size_t third = 14 + 2 * (20 + Controller::k_state_bytes);
+  bad_ground[third + 20 + 51] = std::byte{9}; // the third character's ground target
   CHECK_THROWS_WITH_AS(game.set.restore_state(bad_ground), doctest::Contains("character 2"), Error);
+  std::vector<std::byte> bad_step_back = good;
+  const float too_long = 5.f; // the time left stepping back is at most 0.2 s
+  std::memcpy(bad_step_back.data() + third + 16, &too_long, sizeof too_long);
+  CHECK_THROWS_WITH_AS(game.set.restore_state(bad_step_back), doctest::Contains("stepping back"), Error);
   CHECK_THROWS_WITH_AS(game.set.restore_state(std::span(good).first(20)), doctest::Contains("byte count"), Error);
   CHECK(game.run(30, 60) == after_good); // the refusals left the state as saved
 }

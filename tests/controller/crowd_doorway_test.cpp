@@ -43,7 +43,9 @@ float closest_pair_gap(const CharacterSet& set) {
 
 // `count` characters spawned at seeded places up to `spread` m to either side of the doorway
 // and up to `depth` m in front of its wall, each walking at `speed` for the doorway's middle
-// and, once in it, straight on, with gravity's fall; at 60 Hz for `seconds`.
+// and, once in it, straight on, with gravity's fall; at 60 Hz for `seconds`. Then the ones in
+// front of the wall stop and the ones in the doorway walk on, for up to 1 s until nobody is
+// in it: a flowing crowd has someone passing through most of the time, one wedged there stays.
 Doorway doorway_run(int count, float seconds, bool push, std::uint32_t seed, float speed, float spread, float depth,
                     const ParallelFor& hook = {}) {
   World world;
@@ -64,21 +66,27 @@ Doorway doorway_run(int count, float seconds, bool push, std::uint32_t seed, flo
 
   Doorway d;
   std::vector<glm::vec3> velocities(spawns.size());
-  const int frames = static_cast<int>(seconds / k_dt);
-  for (int frame = 0; frame < frames; ++frame) {
+  const int frames = static_cast<int>(seconds / k_dt), most_frames = frames + static_cast<int>(1.f / k_dt);
+  const auto in_doorway = [&](const glm::vec3& p, float r) {
+    return p.z >= k_wall_front - r + 0.02f && p.z <= k_wall_back + r;
+  };
+  for (int frame = 0; frame < most_frames; ++frame) {
     for (std::uint32_t i = 0; i < set.size(); ++i) {
       const glm::vec3 p = set.controller(CharacterId{i}).position();
       const glm::vec3 to = p.z < k_wall_front ? glm::vec3(-p.x, 0.f, k_wall_front + 0.3f - p.z) : glm::vec3(0, 0, 1);
-      velocities[i] = speed * glm::normalize(to) + glm::vec3(0, -2, 0);
+      const bool stops =
+          frame >= frames && !in_doorway(p, set.controller(CharacterId{i}).settings().radius) && p.z < k_wall_front;
+      velocities[i] = (stops ? 0.f : speed) * glm::normalize(to) + glm::vec3(0, -2, 0);
     }
     set.update(velocities, k_dt, hook);
-    bool all_through = true;
+    bool all_through = true, doorway_clear = true;
     for (std::uint32_t i = 0; i < set.size(); ++i) {
       const glm::vec3 p = set.controller(CharacterId{i}).position();
       for (int k = 0; k < 3; ++k) d.hash = (d.hash ^ std::bit_cast<std::uint32_t>(p[k])) * 1099511628211ull;
       all_through = all_through && p.z > k_wall_back + 1.f;
+      doorway_clear = doorway_clear && !in_doorway(p, set.controller(CharacterId{i}).settings().radius);
     }
-    const bool last = frame + 1 == frames || all_through;
+    const bool last = (frame + 1 >= frames && doorway_clear) || frame + 1 == most_frames || all_through;
     if (frame % 4 == 3 || last) { // the checks cost more than the crowd
       d.worst_gap = std::min(d.worst_gap, closest_pair_gap(set));
       for (std::uint32_t i = 0; i < set.size(); ++i)
@@ -112,6 +120,24 @@ TEST_CASE("fifty characters pushing for one doorway get through; without pushing
   }
 }
 
+TEST_CASE("fifty characters pushing for one doorway get through walking at 1 to 3 m/s") {
+  // Speeds and seeds at which the packed crowd forms arches that pushing alone does not break:
+  // two characters behind two at the jambs, or one behind two at the corners.
+  struct Run {
+    float speed;
+    std::uint32_t seed;
+  };
+  for (const Run run : {Run{1.f, 4}, Run{1.f, 6}, Run{1.f, 8}, Run{1.5f, 27}, Run{1.5f, 43}, Run{3.f, 4}}) {
+    CAPTURE(run.speed);
+    CAPTURE(run.seed);
+    const Doorway d = doorway_run(50, 30.f, true, run.seed, run.speed, 8.f, 8.f);
+    CHECK(d.through >= 40);
+    CHECK(d.through + d.waiting == 50);
+    CHECK(d.worst_gap >= -k_penetration_tolerance);
+    CHECK(d.worst_wall >= -k_penetration_tolerance);
+  }
+}
+
 TEST_CASE("a pushing crowd at a doorway moves bit-identically on 1 and 2 threads") {
   JobThreads two(2);
   const Doorway here = doorway_run(50, 5.f, true, 7, 2.f, 8.f, 8.f);
@@ -122,7 +148,7 @@ TEST_CASE("a pushing crowd at a doorway moves bit-identically on 1 and 2 threads
 TEST_CASE("two hundred characters at one doorway: none overlaps, none in the wall, all through or waiting") {
   const Doorway d = doorway_run(200, 20.f, true, 11, 2.f, 10.f, 16.f);
   CHECK(d.through + d.waiting == 200);
-  CHECK(d.through > 0);
+  CHECK(d.through >= 50); // the ones behind step back for those ahead, so the pack keeps moving
   CHECK(d.worst_gap >= -k_penetration_tolerance);
   CHECK(d.worst_wall >= -k_penetration_tolerance);
 }

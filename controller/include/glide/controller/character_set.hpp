@@ -35,7 +35,8 @@ struct CharacterInfo {
 /// new capsules then overlap, or whose moves went beyond where their neighbours were looked
 /// for, take their moves back and move again one after the other, in the order they were
 /// added, each against the others where they now stand; then the pushers, in the same order,
-/// move what stopped them out of their way. Every move is a sweep, so no two characters overlap
+/// move what stopped them out of their way, and a wedged pusher pressing into a wedged one
+/// ahead of it steps back for it. Every move is a sweep, so no two characters overlap
 /// after an update and none is pushed into walls, and the same inputs give bit-identical
 /// results whatever the thread count or schedule.
 ///
@@ -68,7 +69,8 @@ public:
   void update(std::span<const glm::vec3> velocities, float dt, const ParallelFor& parallel_for = {});
 
   /// Every character's state as bytes (docs/controller.md, "Crowds"): per character, its
-  /// velocity for who stands on it, its push pressure and its Controller::save_state. As there, a snapshot drops
+  /// velocity for who stands on it, its push pressure, how long it still steps back for another
+  /// and its Controller::save_state. As there, a snapshot drops
   /// the query caches, so the updates after a save and after restoring it are bit-identical.
   std::vector<std::byte> save_state();
   /// Puts back a state save_state gave for a set of the same characters (same count; settings
@@ -76,12 +78,16 @@ public:
   /// field for bytes that are not such a state; then nothing changes.
   void restore_state(std::span<const std::byte> bytes);
   /// Bytes of a saved state of `count` characters.
-  static constexpr std::size_t state_bytes(std::size_t count) { return 14 + count * (16 + Controller::k_state_bytes); }
+  static constexpr std::size_t state_bytes(std::size_t count) { return 14 + count * (20 + Controller::k_state_bytes); }
 
   /// How many characters took their move back and moved again in the last update (count).
   std::size_t last_conflicts() const { return last_conflicts_; }
 
 private:
+  // How long a wedged pusher steps back for one ahead of it that it is wedged against, walking
+  // backward: long enough to leave the one ahead room to move on (s).
+  static constexpr float k_step_back_time = 0.2f;
+
   // What every pass of an update reads comes first, in a cache line or two; the result and
   // the checkpoint (nearly a kilobyte) are touched once a move.
   struct Character {
@@ -89,6 +95,7 @@ private:
     CharacterInfo info;
     glm::vec3 velocity{0.f};         ///< of its last move (m/s), for who stands on it
     float pressure = 0.f;            ///< how long it has been stopped, pushing: 0 shares its walk by mass, 1 whole
+    float stepping_back = 0.f;       ///< how long it still steps back for a pusher ahead of it (s)
     float shoved = 0.f;              ///< how far pushers moved it this update (m)
     std::uint32_t shoved_by = 0;     ///< the last to push it this update
     std::vector<std::uint32_t> near; ///< others whose reach meets its reach, by index
@@ -105,13 +112,19 @@ private:
   void move_first(std::size_t i, const glm::vec3& velocity, float dt);
   MoveResult move_again(std::size_t i, const glm::vec3& velocity, float dt);
   glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
+  /// Who moves a character in push_aside: a pusher itself, or a line pushed on by one that
+  /// pushes or that steps back.
+  enum class Shove : std::uint8_t { pusher, line, line_stepping_back };
+  glm::vec3 slid_walk(std::size_t k) const;
+  bool goes_first(std::size_t i, std::uint32_t j, const glm::vec3& along) const;
   void push_through(std::span<const glm::vec3> velocities, float dt);
-  void push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth, bool pusher,
+  void push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth, Shove shove,
                   int& moves);
 
   const World* world_;
   std::vector<Character> characters_;
   std::vector<glm::vec3> effective_;   ///< each one's velocity this update: input, carry, pushes
+  std::vector<glm::vec3> walk_;        ///< each one's velocity before stepping back (input, carry)
   std::vector<CapsuleObstacle> start_; ///< every capsule at the start of the update, by index
   std::vector<gjk::Capsule> end_;      ///< every capsule after the first moves, by index
   std::vector<std::uint32_t> masks_;   ///< every layer_mask, by index
