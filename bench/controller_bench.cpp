@@ -21,7 +21,6 @@
 
 namespace {
 
-
 // A floor and `boxes` random boxes standing on it, at 1,000 boxes per 100 m x 100 m; a quarter
 // are low enough to step onto (0.1 to 0.3 m), the rest are 0.5 to 3 m tall.
 glide::World make_level(int boxes) {
