@@ -172,7 +172,9 @@ Query parse_query(const Node& node, const std::vector<Instance>& world, const Sh
   return q;
 }
 
-Expectation parse_expectation(const std::string& key, const Node& node, QueryType type, double default_tol) {
+// `up`: the move's up axis, along which a shifted scene's heights move.
+Expectation parse_expectation(const std::string& key, const Node& node, QueryType type, double default_tol,
+                              const glm::vec3& up) {
   Expectation e;
   e.key = key;
   e.field = key;
@@ -230,6 +232,10 @@ Expectation parse_expectation(const std::string& key, const Node& node, QueryTyp
     e.global = spec->global;
     if (e.global && !limits::in_global_range(value.number()))
       value.fail("expected a coordinate within +-" + limits::number_text(limits::k_max_global_coordinate) + " m");
+    if (e.global) { // a coordinate moves with the scene
+      const glm::dvec3& shift = node.where().shift;
+      e.expected = value.number() + (spec == &coordinate ? shift[axis] : glm::dot(shift, glm::dvec3(up)));
+    }
     break;
   case ValueKind::vector:
     e.expected = value.vec3();
@@ -251,7 +257,7 @@ Case parse_case(const Node& node, std::size_t index, Where& where, const std::fi
   where.case_name = std::string("#").append(std::to_string(index)); // until its name is known
   c.name = f.required("name").string();
   where.case_name = c.name;
-  c.origin = where.origin = case_origin(node.json());
+  c.origin = where.origin = case_origin(node.json(), where.shift);
   if (const auto d = f.optional("description"); d && !d->json().is_string()) d->fail("expected a string");
   if (const auto t = f.optional("tolerance")) {
     c.tolerance = t->number();
@@ -276,7 +282,7 @@ Case parse_case(const Node& node, std::size_t index, Where& where, const std::fi
   const Node expect = f.required("expect");
   Fields ef(expect);
   for (const auto& [key, value] : expect.json().items())
-    c.expect.push_back(parse_expectation(key, *ef.optional(key), c.query.type, c.tolerance));
+    c.expect.push_back(parse_expectation(key, *ef.optional(key), c.query.type, c.tolerance, c.query.move.settings.up));
   if (c.expect.empty()) expect.fail("a case must expect something");
   if (c.query.type == QueryType::move && c.query.move.relative_to.empty())
     for (const auto& e : c.expect)
@@ -370,10 +376,11 @@ const std::vector<FieldSpec>& fields_of(QueryType type) {
   return distance;
 }
 
-CaseFile parse_case_text(const std::string& text, const std::string& label, const std::filesystem::path& base_dir) {
+CaseFile parse_case_text(const std::string& text, const std::string& label, const std::filesystem::path& base_dir,
+                         const glm::dvec3& shift) {
   CaseFile file;
   file.path = label;
-  Where where{label, {}};
+  Where where{label, {}, glm::dvec3(0.0), shift};
   file.document = parse_json(text, label);
   const Node root(file.document, "", where);
   Fields f(root);
@@ -393,12 +400,12 @@ CaseFile parse_case_text(const std::string& text, const std::string& label, cons
   return file;
 }
 
-CaseFile parse_case_file(const std::filesystem::path& path) {
+CaseFile parse_case_file(const std::filesystem::path& path, const glm::dvec3& shift) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path.string() + ": cannot open the case file");
   std::ostringstream text;
   text << in.rdbuf();
-  CaseFile file = parse_case_text(text.str(), path.string(), path.parent_path());
+  CaseFile file = parse_case_text(text.str(), path.string(), path.parent_path(), shift);
   file.path = path;
   return file;
 }

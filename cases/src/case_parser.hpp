@@ -17,11 +17,13 @@ struct CaseFile {
 
 /// Reads and validates a case file. Throws glide::Error naming the file, the case and the
 /// JSON path of the first problem: parse errors, unknown fields, wrong types, missing fields.
-CaseFile parse_case_file(const std::filesystem::path& path);
+/// `shift` moves every case's scene (CaseRunOptions::shift).
+CaseFile parse_case_file(const std::filesystem::path& path, const glm::dvec3& shift = glm::dvec3(0.0));
 
 /// The same from text; `label` names it in errors and relative shape files resolve
 /// against `base_dir`.
-CaseFile parse_case_text(const std::string& text, const std::string& label, const std::filesystem::path& base_dir);
+CaseFile parse_case_text(const std::string& text, const std::string& label, const std::filesystem::path& base_dir,
+                         const glm::dvec3& shift = glm::dvec3(0.0));
 
 enum class ValueKind { boolean, number, vector, position, text };
 

@@ -29,7 +29,9 @@ std::vector<CaseResult> run_case_file(const std::filesystem::path& file, const C
   std::vector<CaseResult> results;
   cases::CaseFile parsed;
   try {
-    parsed = cases::parse_case_file(file);
+    if (options.update && options.shift != glm::dvec3(0.0))
+      throw Error(file.string() + ": --update with a shift would write the shifted values back");
+    parsed = cases::parse_case_file(file, options.shift);
   } catch (const std::exception& e) { // glide::Error, or the file system failing
     CaseResult r;
     r.file = file.string();

@@ -109,7 +109,8 @@ gjk::Transform pose_from(Fields& f, const glm::dvec3& offset) {
     t.translation = p->position(); // less the origin, rounded once
     return t;
   }
-  const glm::dvec3 local = (p ? p->global_position() : glm::dvec3(0.0)) + glm::dquat(t.rotation) * offset - origin;
+  const glm::dvec3 local =
+      (p ? p->global_position() : glm::dvec3(0.0)) + f.node().where().shift + glm::dquat(t.rotation) * offset - origin;
   t.translation = glm::vec3(local);
   if (!limits::in_range(t.translation))
     (p ? *p : f.node())
@@ -155,8 +156,8 @@ std::optional<glm::dvec3> scan_shape_point(const Json& case_json, const Json* sh
 
 } // namespace
 
-glm::dvec3 case_origin(const Json& case_json) {
-  if (const auto written = scan_position(scan_field(&case_json, "origin"))) return *written;
+glm::dvec3 case_origin(const Json& case_json, const glm::dvec3& shift) {
+  if (const auto written = scan_position(scan_field(&case_json, "origin"))) return *written + shift;
   const Json* query = scan_field(&case_json, "query");
   std::optional<glm::dvec3> first = scan_position(scan_field(scan_field(query, "start"), "position"));
   if (!first) first = scan_position(scan_field(query, "position"));
@@ -166,7 +167,7 @@ glm::dvec3 case_origin(const Json& case_json) {
       if ((first = scan_position(scan_field(&instance, "position")))) break;
     if (!first && !world->empty()) first = scan_shape_point(case_json, scan_field(&(*world)[0], "shape"));
   }
-  return first ? grid_point(*first) : glm::dvec3(0.0);
+  return first ? grid_point(*first + shift) : grid_point(shift);
 }
 
 ShapeDef parse_shape(const Node& node, const std::filesystem::path& base_dir) {

@@ -24,7 +24,8 @@ glm::dvec3 grid_point(const glm::dvec3& p);
 /// The origin a case is computed relative to (Case::origin): its "origin" as written, else
 /// grid_point of its first position
 /// among the move's start, the sweep's or the ray's origin, the world instances' positions and
-/// their shapes' first points; zero when it has none (or none that reads as one).
-glm::dvec3 case_origin(const Json& case_json);
+/// their shapes' first points; zero when it has none (or none that reads as one). All moved by
+/// `shift` (CaseRunOptions::shift).
+glm::dvec3 case_origin(const Json& case_json, const glm::dvec3& shift);
 
 } // namespace glide::cases

@@ -194,7 +194,8 @@ glm::dvec3 Node::global_position() const {
 
 glm::vec3 Node::position() const {
   require_triple();
-  const glm::dvec3 local = glm::dvec3(element(0).number(), element(1).number(), element(2).number()) - where_->origin;
+  const glm::dvec3 local =
+      glm::dvec3(element(0).number(), element(1).number(), element(2).number()) + where_->shift - where_->origin;
   const glm::vec3 v(local);
   if (!limits::in_range(v))
     fail("expected coordinates within +-" + limits::number_text(limits::k_max_coordinate) + " m" +

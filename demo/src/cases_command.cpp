@@ -18,10 +18,12 @@ struct CasesArgs {
   std::string filter;
   bool verbose = false;
   bool update = false;
+  std::vector<double> shift; ///< x, y, z (m), or empty
 };
 
 int run_cases_command(const CasesArgs& args, std::ostream& out) {
-  const CaseRunOptions options{.filter = args.filter, .update = args.update};
+  CaseRunOptions options{.filter = args.filter, .update = args.update};
+  if (args.shift.size() == 3) options.shift = {args.shift[0], args.shift[1], args.shift[2]};
   int passed = 0, failed = 0;
   const auto report = [&](const CaseResult& r) {
     out << r.line() << "\n";
@@ -58,8 +60,15 @@ void add_cases_command(CLI::App& app, std::ostream& out, std::function<int()>& a
   cmd->add_option("paths", args->paths, "Case files, or folders searched recursively for *.json")->required();
   cmd->add_option("--filter", args->filter, "Run only the cases whose name contains this");
   cmd->add_flag("--verbose", args->verbose, "Print every actual value of every case");
-  cmd->add_flag("--update", args->update,
-                "Rewrite the expectations of failing cases to the actual values (golden files)");
+  CLI::Option* update = cmd->add_flag("--update", args->update,
+                                      "Rewrite the expectations of failing cases to the actual values (golden files)");
+  cmd->add_option("--shift", args->shift,
+                  "Move every case's whole scene by X,Y,Z metres (e.g. 100000,0,100000): the answers must stay "
+                  "the same far from the origin")
+      ->delimiter(',')
+      ->expected(3)
+      ->check(CLI::Range(-1e8, 1e8))
+      ->excludes(update);
   cmd->callback([args, &out, &action] { action = [args, &out] { return run_cases_command(*args, out); }; });
 }
 

@@ -209,3 +209,20 @@ TEST_CASE("a scene 1e5 m out is computed near zero, and its far positions read a
       CHECK(p[0] <= 100000.5 + 1e-6);
     }
 }
+
+TEST_CASE("CaseRunOptions::shift moves every scene: all shipped cases pass 1e5 m out, and off-grid") {
+  for (const glm::dvec3 shift : {glm::dvec3(1e5, 0, 1e5), glm::dvec3(-12345.678, 250.5, 98765.4321)}) {
+    CAPTURE(shift.x);
+    glide::CaseRunOptions options;
+    options.shift = shift;
+    const auto results = glide::run_cases({k_tests_dir / "cases"}, options);
+    CHECK(results.size() >= 130);
+    for (const auto& r : results) CHECK_MESSAGE(r.passed(), r.line());
+  }
+  glide::CaseRunOptions both;
+  both.shift = {1.0, 0.0, 0.0};
+  both.update = true;
+  const auto refused = glide::run_case_file(k_tests_dir / "cases" / "sweeps.json", both);
+  REQUIRE(refused.size() == 1);
+  CHECK(refused[0].error.find("--update with a shift") != std::string::npos);
+}

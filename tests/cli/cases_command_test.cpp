@@ -76,6 +76,14 @@ TEST_CASE("the shipped cases all pass: one PASS line each, then the summary") {
   CHECK(r.lines.back() == std::to_string(r.lines.size() - 1) + " passed, 0 failed");
 }
 
+TEST_CASE("--shift runs every case with its scene moved far from the origin") {
+  const Run r = glide_cases({(k_tests_dir / "cases").string(), "--shift", "100000,0,-100000"});
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, " passed, 0 failed"));
+  CHECK(glide_cases({(k_tests_dir / "cases").string(), "--shift", "1,2"}).code != 0);
+  CHECK(glide_cases({(k_tests_dir / "cases").string(), "--shift", "1,0,0", "--update"}).code != 0);
+}
+
 TEST_CASE("a failing case prints FAIL with the diff and exits 1") {
   const auto file = write_file("two.json", k_two_cases);
   const Run r = glide_cases({file.string()});

@@ -8,6 +8,8 @@
 //   for (const auto& r : glide::run_cases({"tests/glide_cases"}))
 //     CHECK_MESSAGE(r.passed(), r.line());
 
+#include <glm/ext/vector_double3.hpp>
+
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -42,6 +44,10 @@ struct CaseResult {
 struct CaseRunOptions {
   std::string filter;  ///< run only the cases whose name contains this (empty: all)
   bool update = false; ///< rewrite the expectations of failing cases to the actual values
+  /// Moves every case's whole scene by this (m): its placements, start, sweep, ray and expected
+  /// positions (docs/cases.md, "Large coordinates"). Not with `update`, which would write the
+  /// shifted values back.
+  glm::dvec3 shift{0.0};
 };
 
 /// Runs every case of one file. A file that cannot be read or parsed gives one failed result

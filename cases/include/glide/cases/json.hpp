@@ -29,6 +29,8 @@ struct Where {
   /// Positions are read relative to this point (m): a case far from the origin is computed in
   /// float coordinates near zero (docs/cases.md, "Large coordinates").
   glm::dvec3 origin{0.0};
+  /// What every position of the scene is moved by as it is read (m; CaseRunOptions::shift).
+  glm::dvec3 shift{0.0};
 };
 
 /// Throws glide::Error "<file>: case "<name>": <path>: <message>".
