@@ -62,8 +62,8 @@ public:
   glm::vec3 vec3() const;     ///< [x, y, z]
   /// [x, y, z] read in double, |each| <= limits::k_max_global_coordinate (m)
   glm::dvec3 global_position() const;
-  /// global_position() less where().origin, in float: inside the valid coordinates, |each| <=
-  /// limits::k_max_coordinate (m)
+  /// global_position() plus where().shift less where().origin, in float: inside the valid
+  /// coordinates, |each| <= limits::k_max_coordinate (m)
   glm::vec3 position() const;
   float at_most(float max) const;                ///< >= 0 and <= max
   glm::vec2 vec2() const;                        ///< [x, y]
