@@ -116,7 +116,8 @@ Worst compare(const std::vector<glide::CaseResult>& home, const std::vector<glid
     if (moves_only && !move) continue;
     REQUIRE(home[i].actual.size() == moved[i].actual.size());
     for (std::size_t k = 0; k < home[i].actual.size(); ++k) {
-      const auto& [field, text] = home[i].actual[k];
+      const std::string& field = home[i].actual[k].first; // not bindings: CAPTURE captures them
+      const std::string& text = home[i].actual[k].second;
       CAPTURE(field);
       REQUIRE(moved[i].actual[k].first == field);
       const std::vector<double> a = numbers(text), b = numbers(moved[i].actual[k].second);
@@ -163,7 +164,9 @@ TEST_CASE("every case gives the same answers with its scene moved up to 1e5 m fr
     std::ostringstream text;
     text << in.rdbuf();
     const Json document = glide::cases::parse_json(text.str(), file.string());
-    for (const auto& [shift, on_grid] : shifts) {
+    for (const Shift& by : shifts) {
+      const glm::dvec3& shift = by.by;
+      const bool on_grid = by.on_grid;
       CAPTURE(shift.x);
       CAPTURE(shift.y);
       CAPTURE(shift.z);
