@@ -6,6 +6,7 @@
 #include "case_writer.hpp"
 
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 
 #include <algorithm>
 
@@ -29,6 +30,10 @@ std::vector<CaseResult> run_case_file(const std::filesystem::path& file, const C
   std::vector<CaseResult> results;
   cases::CaseFile parsed;
   try {
+    const glm::dvec3& shift = options.shift;
+    if (!limits::in_global_range(shift.x) || !limits::in_global_range(shift.y) || !limits::in_global_range(shift.z))
+      throw Error(file.string() + ": shift " + limits::vec_text(shift) + " is not finite or beyond " +
+                  limits::number_text(limits::k_max_global_coordinate) + " m");
     if (options.update && options.shift != glm::dvec3(0.0))
       throw Error(file.string() + ": --update with a shift would write the shifted values back");
     parsed = cases::parse_case_file(file, options.shift);

@@ -111,11 +111,13 @@ gjk::Transform pose_from(Fields& f, const glm::dvec3& offset) {
   }
   const glm::dvec3 local =
       (p ? p->global_position() : glm::dvec3(0.0)) + f.node().where().shift + glm::dquat(t.rotation) * offset - origin;
-  t.translation = glm::vec3(local);
-  if (!limits::in_range(t.translation))
+  // Checked in double: a float cast of a number beyond float's range is undefined.
+  if (!(std::max({std::abs(local.x), std::abs(local.y), std::abs(local.z)}) <=
+        static_cast<double>(limits::k_max_coordinate)))
     (p ? *p : f.node())
         .fail("the shape is placed " + limits::vec_text(local) + " from the case's origin " + limits::vec_text(origin) +
               ", beyond the valid coordinates (|v| <= " + limits::number_text(limits::k_max_coordinate) + " m)");
+  t.translation = glm::vec3(local);
   return t;
 }
 

