@@ -234,7 +234,7 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   // Across the up axis: the motion, stretched along a walkable slope (by up to 1 / cos of the
   // steepest), the recovery's push, the step's look past its landing and the skins. Along it,
   // a step up and back down and the floor snap too.
-  const float stretch = 1.f / std::max(std::cos(s.max_slope), k_min_slope_cos);
+  const float stretch = 1.f / std::max(k.max_slope_cos_, k_min_slope_cos);
   const float across = motion * stretch + s.recovery_speed * dt + s.step_min_forward + 4.f * s.skin_width;
   const glm::vec3 margin = glm::vec3(across) + glm::abs(s.up) * vertical;
   reach_[i] = {body.min - margin, body.max + margin};

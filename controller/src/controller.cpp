@@ -46,8 +46,8 @@ void Controller::check_motion(const glm::vec3& velocity, float dt, const char* w
 }
 
 Controller::Controller(const World& world, const ControllerSettings& settings, const glm::vec3& position)
-    : world_(&world), world_origin_(&world.origin()), settings_(settings), position_(position),
-      origin_(world.origin()) {
+    : world_(&world), world_origin_(&world.origin()), settings_(settings),
+      max_slope_cos_(std::cos(settings.max_slope)), position_(position), origin_(world.origin()) {
   validate(settings_);
   check_position(position, "Controller: start position");
   trace_.iterations.reserve(static_cast<std::size_t>(2 * settings_.max_slide_iterations + 4));
@@ -113,7 +113,7 @@ float Controller::gather_margin(const glm::vec3& motion) const {
 }
 
 bool Controller::walkable(const glm::vec3& normal) const {
-  return glm::dot(normal, settings_.up) >= std::cos(settings_.max_slope) - 1e-6f;
+  return glm::dot(normal, settings_.up) >= max_slope_cos_ - 1e-6f;
 }
 
 // The normal that decides walkability. The closest-points normal of a capsule resting on an
@@ -316,6 +316,7 @@ bool Controller::set_settings(const ControllerSettings& settings) {
       settings.radius != settings_.radius || settings.height != settings_.height || settings.up != settings_.up;
   if (shape_changes && !room_for(settings)) return false;
   settings_ = settings;
+  max_slope_cos_ = std::cos(settings_.max_slope);
   failed_step_ = {};
   if (!given_characters_.empty()) pick_characters();
   update_ground();

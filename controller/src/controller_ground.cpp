@@ -20,8 +20,11 @@ namespace glide {
 // capsule goes to where those pushes cancel (midway between two walls), static geometry still
 // blocking it. Sets `crushed` then.
 float Controller::recover(float dt, bool& crushed) {
+  // The last probe saw every piece and found none closer than the recovery gap; since, only
+  // characters can have come closer.
   if (probe_cache_.valid && !probe_cache_.overlapping && probe_cache_.position == position_ &&
-      probe_cache_.revision == world_->revision() && !character_near(skin_reach()))
+      probe_cache_.revision == world_->revision() &&
+      !nearby_.character_closer(capsule_at(position_), recovery_gap(), settings_.skin_width, query_filter()))
     return 0.f;
   const float budget = settings_.recovery_speed * dt;
   const float skin = settings_.skin_width;
@@ -99,14 +102,6 @@ float Controller::recover(float dt, bool& crushed) {
   return moved;
 }
 
-// What recover's overlap query covers: the capsule's bounds grown by the skin.
-gjk::Aabb Controller::skin_reach() const {
-  return gjk::capsule_bounds(capsule_at(position_)).expanded(settings_.skin_width);
-}
-
-// Whether another character's capsule may be in a query of `box`: only then can characters
-// change what the query finds.
-bool Controller::character_near(const gjk::Aabb& box) const { return nearby_.character_near(box); }
 
 // While walking (grounded last move, not moving up), follows walkable ground down to
 // floor_snap_distance below, so stairs and slopes downward stay grounded. Moves only when
@@ -132,8 +127,8 @@ void Controller::update_ground() {
   constexpr std::size_t max_contacts = 8;
   const std::span<const Contact> contacts =
       nearby_.closest(*world_, capsule_at(position_), 2.f * settings_.skin_width, query_filter(), max_contacts);
-  // Other characters move without a world revision: recover trusts the probe only while none
-  // is near enough to be in its query (character_near).
+  // Other characters move without a world revision: recover trusts the probe for the pieces
+  // and looks at the characters anew (NearbyPieces::character_closer).
   probe_cache_ = {contacts.size() < max_contacts, false, position_, world_->revision()};
   for (const Contact& c : contacts) {
     if (c.distance < recovery_gap()) probe_cache_.overlapping = true;

@@ -338,10 +338,15 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
   return contacts_;
 }
 
-bool NearbyPieces::character_near(const gjk::Aabb& box) {
+bool NearbyPieces::character_closer(const gjk::Capsule& capsule, float gap, float max_distance,
+                                    const QueryFilter& filter) {
+  const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));
   note_query(box);
-  for (const CapsuleObstacle& o : characters_)
-    if (gjk::capsule_bounds(o.capsule).overlaps(box)) return true;
+  for (const CapsuleObstacle& o : characters_) {
+    if ((o.layers & filter.layer_mask) == 0 || !gjk::capsule_bounds(o.capsule).overlaps(box)) continue;
+    const gjk::SegmentPairClosest d = gjk::closest_points(capsule.segment, o.capsule.segment);
+    if (d.distance - capsule.radius - o.capsule.radius < gap) return true;
+  }
   return false;
 }
 

@@ -211,8 +211,6 @@ private:
   /// Contacts closer than this are pushed back out to the skin (m): the skin less what a sweep's
   /// tolerance may leave, so a character ends at the skin whatever the frame rate.
   float recovery_gap() const { return settings_.skin_width - settings_.toi_tolerance; }
-  gjk::Aabb skin_reach() const;
-  bool character_near(const gjk::Aabb& box) const;
   glm::vec3 surface_normal(HitTarget target, PieceId piece, const glm::vec3& point, const glm::vec3& contact_normal,
                            std::uint32_t triangle = ~0u) const;
   glm::vec3 mesh_surface_normal(PieceId piece, std::uint32_t triangle, const glm::vec3& point,
@@ -236,6 +234,7 @@ private:
   const World* world_;
   const glm::dvec3* world_origin_; // World::origin(), read without the World's definition
   ControllerSettings settings_;
+  float max_slope_cos_ = 0.f; // cos(settings_.max_slope): every contact's walkability asks it
   glm::vec3 position_{0.f};
   glm::dvec3 origin_{0.0}; // the world's origin position_ and ground_ are relative to
   GroundInfo ground_;

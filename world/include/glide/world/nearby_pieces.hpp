@@ -55,8 +55,10 @@ public:
   }
   /// Whether a query since set_character_region reached beyond the region.
   bool left_character_region() const { return left_region_; }
-  /// Whether the bounds of a character set meet `box` (a query of its own: noted as one).
-  bool character_near(const gjk::Aabb& box);
+  /// Whether a character's capsule (of the layers `filter` meets) lies less than `gap` (m)
+  /// from `capsule`, as overlap_capsule with `max_distance` >= `gap` would find it: a query of
+  /// its own over the capsule's bounds grown by `max_distance`, noted as one.
+  bool character_closer(const gjk::Capsule& capsule, float gap, float max_distance, const QueryFilter& filter);
 
   /// World::sweep_capsule over the held pieces (gathering first when the sweep leaves them).
   SweepHit sweep_capsule(const World& world, const gjk::Capsule& capsule, const glm::vec3& motion,
