@@ -120,9 +120,12 @@ CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec
   Character c;
   c.controller = std::make_unique<Controller>(*world_, settings, position);
   c.info = info;
-  c.result.position = position;
-  c.result.ground = c.controller->ground();
-  c.checkpoint = c.controller->checkpoint();
+  MoveResult result;
+  result.position = position;
+  result.ground = c.controller->ground();
+  checkpoints_.push_back(c.controller->checkpoint());
+  results_.push_back(result);
+  near_.emplace_back();
   characters_.push_back(std::move(c));
   return CharacterId{static_cast<std::uint32_t>(characters_.size() - 1)};
 }
@@ -139,7 +142,10 @@ const CharacterSet::Character& CharacterSet::at(CharacterId id) const {
 
 Controller& CharacterSet::controller(CharacterId id) { return *at(id).controller; }
 const Controller& CharacterSet::controller(CharacterId id) const { return *at(id).controller; }
-const MoveResult& CharacterSet::result(CharacterId id) const { return at(id).result; }
+const MoveResult& CharacterSet::result(CharacterId id) const {
+  at(id); // checks the id
+  return results_[id.value];
+}
 
 // Neighbours come from a grid over the two axes the crowd spreads most along, in cells at
 // least as wide as any reach: each character goes into the one cell of its reach's low corner,
@@ -242,12 +248,13 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
 
 // The others whose reach meets i's, in id order.
 void CharacterSet::gather_near(std::size_t i) {
-  std::vector<std::uint32_t>& near = characters_[i].near;
+  thread_local std::vector<std::uint32_t> near; // one warm buffer per thread
   near.clear();
   const gjk::Aabb mine = reach_[i];
   if (cell_of_[i] == k_no_cell) {
     for (std::size_t j = 0; j < characters_.size(); ++j)
       if (j != i && reach_[j].overlaps(mine)) near.push_back(static_cast<std::uint32_t>(j));
+    near_[i].assign(near);
     return;
   }
   // The cells from one before the low corner's to the high corner's: up to 3 x 3, a row of
@@ -262,6 +269,7 @@ void CharacterSet::gather_near(std::size_t i) {
   for (const std::uint32_t j : oversized_)
     if (reach_[j].overlaps(mine)) near.push_back(j);
   std::sort(near.begin(), near.end());
+  near_[i].assign(near);
 }
 
 // Whether character i meets j: j's layers share a bit with i's mask and i's filter and
@@ -280,13 +288,14 @@ void CharacterSet::move_first(std::size_t i, const glm::vec3& velocity, float dt
   // rather than one per character.
   thread_local std::vector<CapsuleObstacle> others;
   others.clear();
-  for (const std::uint32_t j : c.near)
+  for (const std::uint32_t j : near_[i].ids())
     if (meets(i, j)) others.push_back(start_[j]);
   NearbyPieces& nearby = c.controller->nearby_;
   nearby.set_characters(others);
   nearby.set_character_region(reach_[i]);
-  keep(c.result, c.controller->move(velocity, dt));
-  c.velocity = c.result.displacement / dt;
+  keep(results_[i], c.controller->move(velocity, dt));
+  c.velocity = results_[i].displacement / dt;
+  c.piece_pressed = results_[i].push_stopper.target == HitTarget::character;
   redo_[i] = nearby.left_character_region() ? k_left_reach : 0;
   nearby.set_characters({});
   nearby.set_character_region(everywhere());
@@ -315,7 +324,7 @@ MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, fl
     if (attempt == 0) {
       // Both lists ascend: merged, the obstacles stay in id order.
       std::size_t a = 0, b = 0;
-      const std::vector<std::uint32_t>& near = c.near;
+      const std::span<const std::uint32_t> near = near_[i].ids();
       while (a < near.size() || b < left_.size()) {
         const bool from_near = b == left_.size() || (a < near.size() && near[a] <= left_[b]);
         const std::uint32_t j = from_near ? near[a] : left_[b];
@@ -385,7 +394,7 @@ glm::vec3 slid_along_walls(glm::vec3 v, const MoveResult& r, const glm::vec3& up
 glm::vec3 CharacterSet::slid_walk(std::size_t k) const {
   const Character& c = characters_[k];
   const glm::vec3& up = c.controller->settings().up;
-  return slid_along_walls(detail::horizontal(walk_[k], up), c.result, up);
+  return slid_along_walls(detail::horizontal(walk_[k], up), results_[k], up);
 }
 
 // Whether pusher j goes before pusher i, which it stopped (`along`: from i into j, unit, along
@@ -437,8 +446,8 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     glm::vec3 back = -detail::horizontal(walk_[i], up) * dt;
     if (const float length = glm::length(back); length > push_reach_) back *= push_reach_ / length;
     const MoveResult moved = move_again(i, back / dt, dt);
-    append(c.result, moved);
-    c.velocity = c.result.displacement / dt;
+    append(results_[i], moved);
+    c.velocity = results_[i].displacement / dt;
     c.stepping_back = k_step_back_time;
     push_aside(i, back - moved.displacement, moved, dt, depth, Shove::line_stepping_back, moves);
     return;
@@ -471,15 +480,15 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     other.shoved_by = static_cast<std::uint32_t>(i);
     pushed = true;
     const MoveResult moved = move_again(hit.character.value, along * (share / dt), dt);
-    append(other.result, moved);
-    other.velocity = other.result.displacement / dt;
+    append(results_[hit.character.value], moved);
+    other.velocity = results_[hit.character.value].displacement / dt;
     if (depth > 1)
       push_aside(hit.character.value, along * share - moved.displacement, moved, dt, depth - 1,
                  shove == Shove::pusher ? Shove::line : shove, moves);
   }
   if (!pushed) return;
-  append(c.result, move_again(i, left / dt, dt));
-  c.velocity = c.result.displacement / dt;
+  append(results_[i], move_again(i, left / dt, dt));
+  c.velocity = results_[i].displacement / dt;
 }
 
 // Pushers in id order, each where everyone now stands, move the characters that stopped them
@@ -492,8 +501,7 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     const Character& c = characters_[i];
     if (c.info.push) push_reach_ = std::max(push_reach_, glm::length(velocities[i]) * dt);
-    if (c.result.push_stopper.target == HitTarget::character)
-      push_reach_ = std::max(push_reach_, glm::length(c.result.push_stopped));
+    if (c.piece_pressed) push_reach_ = std::max(push_reach_, glm::length(results_[i].push_stopped));
   }
   if (push_reach_ <= 0.f) return;
   for (Character& c : characters_) {
@@ -502,20 +510,20 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
   }
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     Character& c = characters_[i];
-    if (c.result.push_stopper.target == HitTarget::character) {
+    if (c.piece_pressed) {
       // A moving piece pressed it against another character. A piece gives way to nothing, so
       // what it could not push goes whole into that one and on down the line; then this one
       // moves on by it, out of the piece.
       MoveResult stopped;
-      stopped.hits[0] = c.result.push_stopper;
+      stopped.hits[0] = results_[i].push_stopper;
       stopped.hit_count = 1;
       int moves = k_push_moves;
-      push_aside(i, c.result.push_stopped, stopped, dt, k_push_depth, Shove::line, moves);
+      push_aside(i, results_[i].push_stopped, stopped, dt, k_push_depth, Shove::line, moves);
     }
-    if (!c.info.push || c.result.hit_count == 0) continue;
-    glm::vec3 left = velocities[i] * dt - c.result.displacement;
+    if (!c.info.push || results_[i].hit_count == 0) continue;
+    glm::vec3 left = velocities[i] * dt - results_[i].displacement;
     if (const float length = glm::length(left); length > push_reach_) left *= push_reach_ / length;
-    const MoveResult stopped = c.result;
+    const MoveResult stopped = results_[i];
     int moves = k_push_moves;
     push_aside(i, left, stopped, dt, k_push_depth, Shove::pusher, moves);
   }
@@ -528,7 +536,7 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
     const glm::vec3& up = c.controller->settings().up;
     const glm::vec3 wanted = detail::horizontal(walk_[i] * dt, up);
     const float wanted2 = glm::dot(wanted, wanted);
-    const bool stopped = wanted2 > 0.f && glm::dot(c.result.displacement, wanted) < k_stopped * wanted2;
+    const bool stopped = wanted2 > 0.f && glm::dot(results_[i].displacement, wanted) < k_stopped * wanted2;
     c.pressure = std::clamp(c.pressure + (stopped ? dt : -dt) / k_pressure_time, 0.f, 1.f);
   }
 }
@@ -577,7 +585,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     for (std::size_t i = begin; i < end; ++i) {
       if (i + k_prefetch_ahead < end) prefetch(*characters_[i + k_prefetch_ahead].controller);
       gather_near(i);
-      characters_[i].checkpoint = characters_[i].controller->checkpoint();
+      checkpoints_[i] = characters_[i].controller->checkpoint();
       move_first(i, velocities[i], dt);
       end_[i] = characters_[i].controller->capsule_at(characters_[i].controller->position_);
     }
@@ -586,10 +594,10 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   // Which moves ended overlapping another's: each character decides for itself, symmetrically.
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      if (i + k_prefetch_ahead < end) __builtin_prefetch(&characters_[i + k_prefetch_ahead].near);
+      if (i + k_prefetch_ahead < end) __builtin_prefetch(&near_[i + k_prefetch_ahead]);
       if (redo_[i] != 0) continue;
       const gjk::Capsule& mine = end_[i];
-      for (const std::uint32_t j : characters_[i].near) {
+      for (const std::uint32_t j : near_[i].ids()) {
         if (!meets(i, j) && !meets(j, static_cast<std::uint32_t>(i))) continue;
         const gjk::Capsule& theirs = end_[j];
         if (!surely_apart(mine, theirs) &&
@@ -607,11 +615,12 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     if (redo_[i] == 0) continue;
     if (redo_[i] == k_left_reach) left_.push_back(static_cast<std::uint32_t>(i));
     redone_.push_back(static_cast<std::uint32_t>(i));
-    characters_[i].controller->rewind(characters_[i].checkpoint);
+    characters_[i].controller->rewind(checkpoints_[i]);
   }
   for (const std::uint32_t i : redone_) {
-    keep(characters_[i].result, move_again(i, velocities[i], dt));
-    characters_[i].velocity = characters_[i].result.displacement / dt;
+    keep(results_[i], move_again(i, velocities[i], dt));
+    characters_[i].velocity = results_[i].displacement / dt;
+    characters_[i].piece_pressed = results_[i].push_stopper.target == HitTarget::character;
   }
   last_conflicts_ = redone_.size();
 

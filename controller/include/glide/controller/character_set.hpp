@@ -7,6 +7,7 @@
 #include <glm/vec2.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -88,19 +89,38 @@ private:
   // backward: long enough to leave the one ahead room to move on (s).
   static constexpr float k_step_back_time = 0.2f;
 
-  // What every pass of an update reads comes first, in a cache line or two; the result and
-  // the checkpoint (nearly a kilobyte) are touched once a move.
+  // What the passes over the crowd read of every character, in one dense array; the results
+  // and checkpoints (nearly a kilobyte each) lie apart, touched once a move.
   struct Character {
     std::unique_ptr<Controller> controller;
     CharacterInfo info;
-    glm::vec3 velocity{0.f};         ///< of its last move (m/s), for who stands on it
-    float pressure = 0.f;            ///< how long it has been stopped, pushing: 0 shares its walk by mass, 1 whole
-    float stepping_back = 0.f;       ///< how long it still steps back for a pusher ahead of it (s)
-    float shoved = 0.f;              ///< how far pushers moved it this update (m)
-    std::uint32_t shoved_by = 0;     ///< the last to push it this update
-    std::vector<std::uint32_t> near; ///< others whose reach meets its reach, by index
-    Controller::Checkpoint checkpoint;
-    MoveResult result;
+    glm::vec3 velocity{0.f};     ///< of its last move (m/s), for who stands on it
+    float pressure = 0.f;        ///< how long it has been stopped, pushing: 0 shares its walk by mass, 1 whole
+    float stepping_back = 0.f;   ///< how long it still steps back for a pusher ahead of it (s)
+    float shoved = 0.f;          ///< how far pushers moved it this update (m)
+    std::uint32_t shoved_by = 0; ///< the last to push it this update
+    bool piece_pressed = false;  ///< its last move's push_stopper is a character: a piece pressed it on one
+  };
+  // The others whose reach meets a character's reach, by index in ascending order: a few held
+  // in place, so a pass over the crowd reads them in order, more on the heap.
+  class NearList {
+  public:
+    void assign(std::span<const std::uint32_t> ids) {
+      count_ = static_cast<std::uint32_t>(ids.size());
+      if (ids.size() <= held_.size())
+        std::copy(ids.begin(), ids.end(), held_.begin());
+      else
+        spilled_.assign(ids.begin(), ids.end());
+    }
+    std::span<const std::uint32_t> ids() const {
+      return count_ <= held_.size() ? std::span<const std::uint32_t>(held_.data(), count_)
+                                    : std::span<const std::uint32_t>(spilled_);
+    }
+
+  private:
+    std::uint32_t count_ = 0;
+    std::array<std::uint32_t, 9> held_{};
+    std::vector<std::uint32_t> spilled_;
   };
 
   Character& at(CharacterId id);
@@ -123,6 +143,9 @@ private:
 
   const World* world_;
   std::vector<Character> characters_;
+  std::vector<NearList> near_;                     ///< by index
+  std::vector<Controller::Checkpoint> checkpoints_; ///< before each one's first move, by index
+  std::vector<MoveResult> results_;                ///< by index
   std::vector<glm::vec3> effective_;   ///< each one's velocity this update: input, carry, pushes
   std::vector<glm::vec3> walk_;        ///< each one's velocity before stepping back (input, carry)
   std::vector<CapsuleObstacle> start_; ///< every capsule at the start of the update, by index
