@@ -78,6 +78,14 @@ void prefetch(const Controller& k) {
   for (std::size_t line = 0; line < sizeof(Controller); line += 64) __builtin_prefetch(at + line);
 }
 
+// What keep() writes of a result: its fields before the hits, the first hits and its tail.
+void prefetch_for_keep(MoveResult& r) {
+  auto* at = reinterpret_cast<char*>(&r);
+  for (std::size_t line = 0; line < offsetof(MoveResult, hits) + 2 * sizeof(ControllerHit); line += 64)
+    __builtin_prefetch(at + line, 1);
+  __builtin_prefetch(at + sizeof(MoveResult) - 1, 1);
+}
+
 // Keeps a move's result but its unused hit slots: they are 768 of its 784 bytes, and a crowd
 // writes one result per character a frame.
 void keep(MoveResult& to, const MoveResult& from) {
@@ -221,11 +229,11 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   const Controller& k = *c.controller;
   k.check_move(input, dt);
   effective_[i] = carried_velocity(i, input);
-  k.check_move(effective_[i], dt);
   const ControllerSettings& s = k.settings();
   walk_[i] = effective_[i];
   if (c.info.push && c.stepping_back > 0.f) // it walks backward, falling as it would
     effective_[i] = s.up * glm::dot(effective_[i], s.up) - detail::horizontal(effective_[i], s.up);
+  k.check_move(effective_[i], dt); // its first move then skips the checks
   start_[i] = {k.capsule_at(k.position_), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
   masks_[i] = s.layer_mask;
   filtered_[i] = s.character_filter || k.listener_ ? 1 : 0;
@@ -293,7 +301,7 @@ void CharacterSet::move_first(std::size_t i, const glm::vec3& velocity, float dt
   NearbyPieces& nearby = c.controller->nearby_;
   nearby.set_characters(others);
   nearby.set_character_region(reach_[i]);
-  keep(results_[i], c.controller->move(velocity, dt));
+  keep(results_[i], c.controller->move_checked(velocity, dt));
   c.velocity = results_[i].displacement / dt;
   c.piece_pressed = results_[i].push_stopper.target == HitTarget::character;
   redo_[i] = nearby.left_character_region() ? k_left_reach : 0;
@@ -583,7 +591,10 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
 
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      if (i + k_prefetch_ahead < end) prefetch(*characters_[i + k_prefetch_ahead].controller);
+      if (i + k_prefetch_ahead < end) {
+        prefetch(*characters_[i + k_prefetch_ahead].controller);
+        prefetch_for_keep(results_[i + k_prefetch_ahead]);
+      }
       gather_near(i);
       checkpoints_[i] = characters_[i].controller->checkpoint();
       move_first(i, velocities[i], dt);

@@ -218,6 +218,10 @@ void Controller::rebase() {
 MoveResult Controller::move(const glm::vec3& velocity, float dt) {
   follow_origin();
   check_move(velocity, dt);
+  return move_checked(velocity, dt);
+}
+
+MoveResult Controller::move_checked(const glm::vec3& velocity, float dt) {
   if (!given_characters_.empty()) pick_characters();
   MoveResult result;
   trace_.iterations.clear();
