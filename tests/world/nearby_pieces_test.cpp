@@ -175,3 +175,36 @@ TEST_CASE("A world moved into the same object is gathered anew (no stale pieces)
   CHECK_FALSE(nearby.sweep_capsule(world, c, {1, 0, 0}, {}, {}).hit);
   CHECK(nearby.gathers() == 2);
 }
+
+TEST_CASE("character_closer finds a character exactly when overlap_capsule lists one closer than the gap") {
+  World world;
+  test::add_box(world, {-50, -1, -50}, {50, 0, 50});
+  std::mt19937 rng(20261128);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f), radius(0.05f, 0.6f);
+  const float gap = 0.0099f, max_distance = 0.01f; // a controller's recovery gap and skin (m)
+  int closer = 0, checked = 0;
+  for (int round = 0; round < 400; ++round) {
+    const glm::vec3 at{unit(rng), 1.f + unit(rng), unit(rng)};
+    const gjk::Capsule me{{at, at + glm::vec3(0.f, 0.2f + 0.8f * (unit(rng) + 1.f), 0.f)}, radius(rng)};
+    std::vector<CapsuleObstacle> others;
+    for (std::uint32_t k = 0; k < 6; ++k) {
+      // The first within a few gaps of touching, along a random direction; the others farther.
+      const glm::vec3 dir = glm::normalize(glm::vec3(unit(rng), 0.1f * unit(rng), unit(rng)) + glm::vec3(1e-3f));
+      const float r = radius(rng);
+      const float offset = me.radius + r + (k == 0 ? 3.f * gap * unit(rng) : 0.5f * (unit(rng) + 1.f));
+      const glm::vec3 base = me.segment.a + dir * offset + glm::vec3(0.f, 0.3f * unit(rng), 0.f);
+      others.push_back({{{base, base + glm::vec3(0.f, 1.f, 0.f)}, r}, {}, k % 5 == 4 ? 2u : 1u, CharacterId{k}});
+    }
+    NearbyPieces nearby;
+    nearby.set_characters(others);
+    const QueryFilter filter{1u, {}};
+    bool expected = false;
+    for (const Contact& c : nearby.overlap_capsule(world, me, max_distance, filter))
+      expected = expected || (c.target == HitTarget::character && c.distance < gap);
+    CHECK(nearby.character_closer(me, gap, max_distance, filter) == expected);
+    closer += expected;
+    ++checked;
+  }
+  CHECK(closer > checked / 10); // the family exercises both answers
+  CHECK(closer < checked * 9 / 10);
+}
