@@ -45,15 +45,15 @@ struct Simplex {
   // Support points by slot: only w and the slot index move when vertices are dropped.
   F4 a[4]; ///< support points on A (m)
   F4 b[4]; ///< support points on B (m)
-  /// The direction A was searched along (B along its opposite), as SimplexCache keeps it: a
-  /// warm start copies it in and out without converting.
-  glm::vec3 direction[4];
+  /// The direction A was searched along (B along its opposite), in the loop's vector form:
+  /// one store per support call, where a glm::vec3 took the register's lanes apart first.
+  F4 direction[4];
   std::uint32_t index_a[4]; ///< vertex index of a (IndexedSupport shapes; 0 otherwise)
   std::uint32_t index_b[4]; ///< vertex index of b
 
   /// Writes a candidate vertex after the last one; `keep` makes it part of the simplex,
   /// until then the simplex is unchanged.
-  void stage(F4 pa, F4 pb, const glm::vec3& d, std::uint32_t ia, std::uint32_t ib) {
+  void stage(F4 pa, F4 pb, F4 d, std::uint32_t ia, std::uint32_t ib) {
     const int s = __builtin_ctz(~used);
     a[s] = pa;
     b[s] = pb;
@@ -103,7 +103,7 @@ struct Simplex {
   }
   F4 point_a() const { return combine(a); }
   F4 point_b() const { return combine(b); }
-  const glm::vec3& direction_of(int i) const { return direction[slot[i]]; }
+  glm::vec3 direction_of(int i) const { return detail::to_vec3(direction[slot[i]]); }
   std::uint32_t index_a_of(int i) const { return index_a[slot[i]]; }
   std::uint32_t index_b_of(int i) const { return index_b[slot[i]]; }
 
