@@ -154,7 +154,7 @@ template <class A, class B>
   PreciseVertex s[5];
   int n = simplex.count;
   for (int i = 0; i < n; ++i) {
-    const int slot = simplex.slot[i];
+    const int slot = simplex.slot(i);
     s[i] = {to_dvec3(simplex.a[slot]) - to_dvec3(simplex.b[slot]),
             simplex.a[slot],
             simplex.b[slot],
@@ -254,7 +254,7 @@ struct EdgeEnd {
 template <class A, class B>
 [[gnu::noinline]] bool edge_certified(SupportCursor<A> support_a, SupportCursor<B> support_b, Simplex& simplex,
                                       float max_w2, const DistanceSettings& settings, EdgeEnd& end) {
-  const int s0 = simplex.slot[0], s1 = simplex.slot[1];
+  const int s0 = simplex.slot(0), s1 = simplex.slot(1);
   const glm::dvec3 p0 = to_dvec3(simplex.a[s0]) - to_dvec3(simplex.b[s0]);
   const glm::dvec3 d = to_dvec3(simplex.a[s1]) - to_dvec3(simplex.b[s1]) - p0;
   const double dd = glm::dot(d, d);
