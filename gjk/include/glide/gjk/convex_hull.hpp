@@ -100,6 +100,14 @@ public:
     return climb_from(dir, start);
   }
 
+  /// support_index for a hull that never climbs (neither hill_climb threshold reached), the
+  /// direction in GJK's vector form (internal use, under fp_exact.hpp's guard like the above).
+  [[gnu::always_inline]] std::uint32_t scan_index(detail::F4 dir) const {
+    return detail::scan_support(scan_.data(), count_, dir);
+  }
+  /// Whether support_index scans whatever the hint (GJK's loop then calls scan_index).
+  bool always_scans() const { return !climb_cold_ && !climb_warm_; }
+
   /// Vertex i (m, local space), i < vertex_count().
   glm::vec3 vertex(std::uint32_t i) const { return vertices_[i]; }
   std::uint32_t vertex_count() const { return count_; }

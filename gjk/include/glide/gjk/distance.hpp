@@ -99,7 +99,7 @@ template <class A, class B>
                                                  Simplex& simplex, float& max_w2, F4 d) {
   const F4 pa = support4(support_a, d);
   const F4 pb = support4(support_b, -d);
-  simplex.stage(pa, pb, to_vec3(d), support_a.index, support_b.index);
+  simplex.stage(pa, pb, d, support_a.index, support_b.index);
   return staged_finite(simplex, max_w2);
 }
 
@@ -117,7 +117,7 @@ bool warm_start(const A& a, const B& b, SupportCursor<A>& support_a, SupportCurs
       for (int i = 0; i < cache.count; ++i) {
         const std::uint32_t ia = cache.index_a[i], ib = cache.index_b[i];
         if (ia >= a.vertex_count() || ib >= b.vertex_count()) continue;
-        simplex.stage(support_a.vertex4(ia), support_b.vertex4(ib), cache.directions[i], ia, ib);
+        simplex.stage(support_a.vertex4(ia), support_b.vertex4(ib), load(cache.directions[i]), ia, ib);
         if (!staged_finite(simplex, max_w2)) return false;
         simplex.admit();
       }
@@ -154,11 +154,11 @@ template <class A, class B>
   PreciseVertex s[5];
   int n = simplex.count;
   for (int i = 0; i < n; ++i) {
-    const int slot = simplex.slot[i];
+    const int slot = simplex.slot(i);
     s[i] = {to_dvec3(simplex.a[slot]) - to_dvec3(simplex.b[slot]),
             simplex.a[slot],
             simplex.b[slot],
-            simplex.direction[slot],
+            to_vec3(simplex.direction[slot]),
             simplex.index_a[slot],
             simplex.index_b[slot]};
   }
@@ -230,7 +230,7 @@ template <class A, class B>
   // Back into the float simplex, in order, with the weights.
   simplex = Simplex{};
   for (int i = 0; i < n; ++i) {
-    simplex.stage(s[i].a, s[i].b, s[i].direction, s[i].index_a, s[i].index_b);
+    simplex.stage(s[i].a, s[i].b, load(s[i].direction), s[i].index_a, s[i].index_b);
     simplex.admit();
     simplex.weights[i] = static_cast<float>(weights[static_cast<std::size_t>(i)]);
   }
@@ -254,7 +254,7 @@ struct EdgeEnd {
 template <class A, class B>
 [[gnu::noinline]] bool edge_certified(SupportCursor<A> support_a, SupportCursor<B> support_b, Simplex& simplex,
                                       float max_w2, const DistanceSettings& settings, EdgeEnd& end) {
-  const int s0 = simplex.slot[0], s1 = simplex.slot[1];
+  const int s0 = simplex.slot(0), s1 = simplex.slot(1);
   const glm::dvec3 p0 = to_dvec3(simplex.a[s0]) - to_dvec3(simplex.b[s0]);
   const glm::dvec3 d = to_dvec3(simplex.a[s1]) - to_dvec3(simplex.b[s1]) - p0;
   const double dd = glm::dot(d, d);

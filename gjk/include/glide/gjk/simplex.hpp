@@ -34,34 +34,51 @@ struct Simplex {
     return table;
   }();
 
+  /// The slots byte after keeping the positions in a 4-bit mask, at [mask << 8 | slots]: the
+  /// kept positions' slots first, in order, then the others' (now free). One load, where
+  /// moving four slots and collecting the used ones took about 30 instructions.
+  static constexpr std::array<std::uint8_t, 16 * 256> k_keep_slots = [] {
+    std::array<std::uint8_t, 16 * 256> table{};
+    for (unsigned mask = 0; mask < 16; ++mask)
+      for (unsigned slots = 0; slots < 256; ++slots) {
+        unsigned out = 0, j = 0;
+        for (unsigned kept = 1; kept <= 2; ++kept) // kept positions, then the others
+          for (unsigned i = 0; i < 4; ++i)
+            if (((mask >> i) & 1u) == (kept == 1 ? 1u : 0u)) out |= ((slots >> (2 * i)) & 3u) << (2 * j++);
+        table[mask << 8 | slots] = static_cast<std::uint8_t>(out);
+      }
+    return table;
+  }();
+
   F4 w[4]{}; ///< vertices of A − B, in simplex order (m); zeroed: contains() reads all four
-  /// Where each vertex's support points are stored. Zeroed, and afterwards only ever holds
-  /// slots that were staged (slot 0 is staged first), so combine() reads only written support
-  /// points and a and b need no zeroing (eight stores fewer per query).
-  int slot[4] = {};
   float weights[4] = {1.f, 0.f, 0.f, 0.f}; ///< barycentric weights of the closest point, in simplex order
   int count = 0;
-  unsigned used = 0; ///< bit s set: slot s holds a vertex of the simplex
-  // Support points by slot: only w and the slot index move when vertices are dropped.
+  /// Where each position's support points are stored, two bits per position (position j in
+  /// bits 2j and 2j + 1): a permutation of the four slots, whose positions from `count` on
+  /// hold the free ones, so the next vertex goes to slot(count).
+  unsigned slots = 0b11'10'01'00;
+  // Support points by slot: only w and the slots byte change when vertices are dropped.
   F4 a[4]; ///< support points on A (m)
   F4 b[4]; ///< support points on B (m)
-  /// The direction A was searched along (B along its opposite), as SimplexCache keeps it: a
-  /// warm start copies it in and out without converting.
-  glm::vec3 direction[4];
+  /// The direction A was searched along (B along its opposite), in the loop's vector form:
+  /// one store per support call, where a glm::vec3 took the register's lanes apart first.
+  F4 direction[4];
   std::uint32_t index_a[4]; ///< vertex index of a (IndexedSupport shapes; 0 otherwise)
   std::uint32_t index_b[4]; ///< vertex index of b
 
+  /// The slot of position j.
+  int slot(int j) const { return static_cast<int>((slots >> (2 * j)) & 3u); }
+
   /// Writes a candidate vertex after the last one; `keep` makes it part of the simplex,
   /// until then the simplex is unchanged.
-  void stage(F4 pa, F4 pb, const glm::vec3& d, std::uint32_t ia, std::uint32_t ib) {
-    const int s = __builtin_ctz(~used);
+  void stage(F4 pa, F4 pb, F4 d, std::uint32_t ia, std::uint32_t ib) {
+    const int s = slot(count);
     a[s] = pa;
     b[s] = pb;
     direction[s] = d;
     index_a[s] = ia;
     index_b[s] = ib;
     w[count] = pa - pb;
-    slot[count] = s;
   }
 
   /// Keeps the vertices in `closest.mask` with their weights, in order. Position j takes
@@ -69,19 +86,15 @@ struct Simplex {
   /// themselves), so the four copies are independent: no branch, and no store address waiting
   /// on the count of vertices kept before it as in a copy-down loop.
   void keep(const detail::Closest4& closest) {
-    const unsigned from = k_keep_from[closest.mask & 0xFu];
-    const int kept = static_cast<int>(from >> 8);
-    unsigned kept_slots = 0;
+    const unsigned mask = closest.mask & 0xFu;
+    const unsigned from = k_keep_from[mask];
     for (int j = 0; j < 4; ++j) { // in place: k >= j, increasing in j
       const unsigned k = (from >> (2 * j)) & 3u;
-      const int s = slot[k];
       w[j] = w[k];
-      slot[j] = s;
       weights[j] = closest.weights[k];
-      kept_slots |= static_cast<unsigned>(j < kept) << s;
     }
-    used = kept_slots;
-    count = kept;
+    slots = k_keep_slots[mask << 8 | slots];
+    count = static_cast<int>(from >> 8);
   }
 
   /// Whether p is one of the first `count` vertices. All four are compared, with no loop
@@ -95,23 +108,24 @@ struct Simplex {
   /// Σ λ_i p_i written as p_0 + Σ λ_i (p_i − p_0): the large common part of points far from
   /// the world origin is added once at the end instead of being rounded in every term.
   /// All four terms are formed and those beyond `count` dropped by a mask, not a branch.
+  /// Positions past `count` read slot 0 (always staged first): a free slot may never have been
+  /// written, and a and b are not zeroed (eight stores fewer per query).
   F4 combine(const F4* p) const {
-    const F4 base = p[slot[0]];
+    const unsigned held = slots & ((1u << (2 * count)) - 1u);
+    const F4 base = p[held & 3u];
     F4 sum{};
-    for (int i = 1; i < 4; ++i) sum += detail::keep_if(i < count, detail::splat(weights[i]) * (p[slot[i]] - base));
+    for (int i = 1; i < 4; ++i)
+      sum += detail::keep_if(i < count, detail::splat(weights[i]) * (p[(held >> (2 * i)) & 3u] - base));
     return base + sum;
   }
   F4 point_a() const { return combine(a); }
   F4 point_b() const { return combine(b); }
-  const glm::vec3& direction_of(int i) const { return direction[slot[i]]; }
-  std::uint32_t index_a_of(int i) const { return index_a[slot[i]]; }
-  std::uint32_t index_b_of(int i) const { return index_b[slot[i]]; }
+  glm::vec3 direction_of(int i) const { return detail::to_vec3(direction[slot(i)]); }
+  std::uint32_t index_a_of(int i) const { return index_a[slot(i)]; }
+  std::uint32_t index_b_of(int i) const { return index_b[slot(i)]; }
 
   /// Makes the staged vertex part of the simplex.
-  void admit() {
-    used |= 1u << slot[count];
-    ++count;
-  }
+  void admit() { ++count; }
   /// Makes the staged vertex part of the simplex unless it repeats one (false then).
   [[gnu::always_inline]] bool admit_staged() {
     if (contains(w[count])) return false;

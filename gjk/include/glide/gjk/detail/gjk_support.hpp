@@ -132,7 +132,12 @@ struct SupportCursor<S> {
   [[gnu::always_inline]] F4 operator()(F4 d) requires requires(std::uint32_t i) {
     { shape.vertex4(i) } -> std::same_as<F4>;
   }
-  { return shape.vertex4(pick(to_vec3(d))); }
+  {
+    if constexpr (requires { shape.scan_index(d); }) {
+      if (shape.always_scans()) return shape.vertex4(index = shape.scan_index(d));
+    }
+    return shape.vertex4(pick(to_vec3(d)));
+  }
 };
 
 /// A segment, the controller's capsule core and the most common shape A: its ends and its

@@ -6,6 +6,7 @@
 // then z (12 floats per block), so one SSE2 step loads three registers from one cache line.
 
 #include <glide/gjk/detail/fp_exact.hpp>
+#include <glide/gjk/detail/vec4.hpp>
 #include <glm/vec3.hpp>
 
 #include <algorithm>
@@ -93,11 +94,10 @@ inline std::uint32_t scan_four_blocks(__m128 d0, __m128 d1, __m128 d2, __m128 d3
 }
 #endif
 
-/// Index of the first of the n vertices with the largest dot product with `dir`. The last
-/// block is padded with copies of vertex 0, which only tie with it. A NaN direction gives 0.
-[[gnu::always_inline]] inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, const glm::vec3& dir) {
 #if defined(__SSE2__)
-  const __m128 dx = _mm_set1_ps(dir.x), dy = _mm_set1_ps(dir.y), dz = _mm_set1_ps(dir.z);
+/// scan_support below, the direction given as its components splat across lanes.
+[[gnu::always_inline]] inline std::uint32_t scan_support_splat(const float* blocks, std::uint32_t n, __m128 dx,
+                                                               __m128 dy, __m128 dz) {
   const auto dots = [&](const float* b) {
     return _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, _mm_loadu_ps(b)), _mm_mul_ps(dy, _mm_loadu_ps(b + 4))),
                       _mm_mul_ps(dz, _mm_loadu_ps(b + 8)));
@@ -131,6 +131,14 @@ inline std::uint32_t scan_four_blocks(__m128 d0, __m128 d1, __m128 d2, __m128 d3
   pick = _mm_min_ps(pick, _mm_shuffle_ps(pick, pick, _MM_SHUFFLE(1, 0, 3, 2)));
   const auto i = static_cast<std::uint32_t>(_mm_cvttss_si32(pick));
   return i < n ? i : 0u; // a padding copy of vertex 0 tied, or NaN products
+}
+#endif
+
+/// Index of the first of the n vertices with the largest dot product with `dir`. The last
+/// block is padded with copies of vertex 0, which only tie with it. A NaN direction gives 0.
+[[gnu::always_inline]] inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, const glm::vec3& dir) {
+#if defined(__SSE2__)
+  return scan_support_splat(blocks, n, _mm_set1_ps(dir.x), _mm_set1_ps(dir.y), _mm_set1_ps(dir.z));
 #else
   std::uint32_t pick = 0;
   float pick_dot = scan_dot(blocks, 0, dir);
@@ -142,6 +150,18 @@ inline std::uint32_t scan_four_blocks(__m128 d0, __m128 d1, __m128 d2, __m128 d3
     }
   }
   return pick;
+#endif
+}
+
+/// scan_support for a direction in GJK's vector form: each component is splat by one shuffle
+/// of the register, where taking it out to a glm::vec3 and splatting it back took two.
+[[gnu::always_inline]] inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, F4 dir) {
+#if defined(__SSE2__)
+  const __m128 d = reinterpret_cast<__m128>(dir);
+  return scan_support_splat(blocks, n, _mm_shuffle_ps(d, d, _MM_SHUFFLE(0, 0, 0, 0)),
+                            _mm_shuffle_ps(d, d, _MM_SHUFFLE(1, 1, 1, 1)), _mm_shuffle_ps(d, d, _MM_SHUFFLE(2, 2, 2, 2)));
+#else
+  return scan_support(blocks, n, to_vec3(dir));
 #endif
 }
 

@@ -13,10 +13,19 @@ GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk::detail {
 
+// One instruction each: through the intrinsics, each operand is first copied into a zeroed
+// register (_mm_set_ss), three instructions where one does.
+#if defined(__SSE2__) && defined(__AVX__)
+#define GLIDE_GJK_MINMAX_SS(op, a, b) __asm__("v" op " %2, %1, %0" : "=x"(a) : "x"(a), "x"(b))
+#elif defined(__SSE2__)
+#define GLIDE_GJK_MINMAX_SS(op, a, b) __asm__(op " %1, %0" : "+x"(a) : "x"(b))
+#endif
+
 /// a < b ? a : b (b when either is NaN).
 inline float min_of(float a, float b) {
 #if defined(__SSE2__)
-  return _mm_cvtss_f32(_mm_min_ss(_mm_set_ss(a), _mm_set_ss(b)));
+  GLIDE_GJK_MINMAX_SS("minss", a, b);
+  return a;
 #else
   return a < b ? a : b;
 #endif
@@ -25,11 +34,13 @@ inline float min_of(float a, float b) {
 /// a > b ? a : b (b when either is NaN).
 inline float max_of(float a, float b) {
 #if defined(__SSE2__)
-  return _mm_cvtss_f32(_mm_max_ss(_mm_set_ss(a), _mm_set_ss(b)));
+  GLIDE_GJK_MINMAX_SS("maxss", a, b);
+  return a;
 #else
   return a > b ? a : b;
 #endif
 }
+#undef GLIDE_GJK_MINMAX_SS
 
 /// t clamped to [0, 1]; NaN gives 0.
 inline float clamp01(float t) { return min_of(max_of(t, 0.f), 1.f); }
