@@ -46,8 +46,8 @@ void Controller::check_motion(const glm::vec3& velocity, float dt, const char* w
 }
 
 Controller::Controller(const World& world, const ControllerSettings& settings, const glm::vec3& position)
-    : world_(&world), world_origin_(&world.origin()), settings_(settings),
-      max_slope_cos_(std::cos(settings.max_slope)), position_(position), origin_(world.origin()) {
+    : world_(&world), world_origin_(&world.origin()), settings_(settings), max_slope_cos_(std::cos(settings.max_slope)),
+      position_(position), origin_(world.origin()) {
   validate(settings_);
   check_position(position, "Controller: start position");
   trace_.iterations.reserve(static_cast<std::size_t>(2 * settings_.max_slide_iterations + 4));

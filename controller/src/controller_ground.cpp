@@ -102,7 +102,6 @@ float Controller::recover(float dt, bool& crushed) {
   return moved;
 }
 
-
 // While walking (grounded last move, not moving up), follows walkable ground down to
 // floor_snap_distance below, so stairs and slopes downward stay grounded. Moves only when
 // the ground is farther than the skin by more than the sweep tolerance: idling never drifts.

@@ -143,21 +143,21 @@ private:
 
   const World* world_;
   std::vector<Character> characters_;
-  std::vector<NearList> near_;                     ///< by index
+  std::vector<NearList> near_;                      ///< by index
   std::vector<Controller::Checkpoint> checkpoints_; ///< before each one's first move, by index
-  std::vector<MoveResult> results_;                ///< by index
-  std::vector<glm::vec3> effective_;   ///< each one's velocity this update: input, carry, pushes
-  std::vector<glm::vec3> walk_;        ///< each one's velocity before stepping back (input, carry)
-  std::vector<CapsuleObstacle> start_; ///< every capsule at the start of the update, by index
-  std::vector<gjk::Capsule> end_;      ///< every capsule after the first moves, by index
-  std::vector<std::uint32_t> masks_;   ///< every layer_mask, by index
-  std::vector<std::uint8_t> filtered_; ///< who has a character_filter or a listener (1), by index
-  std::vector<std::uint8_t> refused_;  ///< whose checks failed this update (1), by index
-  std::vector<gjk::Aabb> reach_;       ///< where each one's queries may go this update
-  std::vector<std::uint8_t> redo_;     ///< why each one's first move is made again (0: it is not)
-  std::vector<std::uint32_t> redone_;  ///< whose first moves are made again, by index
-  std::vector<std::uint32_t> left_;    ///< whose moves left their reach, by index
-  std::vector<CapsuleObstacle> again_; ///< the obstacles of a second move
+  std::vector<MoveResult> results_;                 ///< by index
+  std::vector<glm::vec3> effective_;                ///< each one's velocity this update: input, carry, pushes
+  std::vector<glm::vec3> walk_;                     ///< each one's velocity before stepping back (input, carry)
+  std::vector<CapsuleObstacle> start_;              ///< every capsule at the start of the update, by index
+  std::vector<gjk::Capsule> end_;                   ///< every capsule after the first moves, by index
+  std::vector<std::uint32_t> masks_;                ///< every layer_mask, by index
+  std::vector<std::uint8_t> filtered_;              ///< who has a character_filter or a listener (1), by index
+  std::vector<std::uint8_t> refused_;               ///< whose checks failed this update (1), by index
+  std::vector<gjk::Aabb> reach_;                    ///< where each one's queries may go this update
+  std::vector<std::uint8_t> redo_;                  ///< why each one's first move is made again (0: it is not)
+  std::vector<std::uint32_t> redone_;               ///< whose first moves are made again, by index
+  std::vector<std::uint32_t> left_;                 ///< whose moves left their reach, by index
+  std::vector<CapsuleObstacle> again_;              ///< the obstacles of a second move
   /// Cells over two world axes, origin at the crowd's low corner.
   struct Grid {
     float cell = 1.f;                  ///< width of a cell (m)

@@ -159,7 +159,8 @@ inline std::uint32_t scan_four_blocks(__m128 d0, __m128 d1, __m128 d2, __m128 d3
 #if defined(__SSE2__)
   const __m128 d = reinterpret_cast<__m128>(dir);
   return scan_support_splat(blocks, n, _mm_shuffle_ps(d, d, _MM_SHUFFLE(0, 0, 0, 0)),
-                            _mm_shuffle_ps(d, d, _MM_SHUFFLE(1, 1, 1, 1)), _mm_shuffle_ps(d, d, _MM_SHUFFLE(2, 2, 2, 2)));
+                            _mm_shuffle_ps(d, d, _MM_SHUFFLE(1, 1, 1, 1)),
+                            _mm_shuffle_ps(d, d, _MM_SHUFFLE(2, 2, 2, 2)));
 #else
   return scan_support(blocks, n, to_vec3(dir));
 #endif
