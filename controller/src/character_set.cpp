@@ -301,12 +301,17 @@ void CharacterSet::move_first(std::size_t i, const glm::vec3& velocity, float dt
   NearbyPieces& nearby = c.controller->nearby_;
   nearby.set_characters(others);
   nearby.set_character_region(reach_[i]);
-  keep(results_[i], c.controller->move_checked(velocity, dt));
-  c.velocity = results_[i].displacement / dt;
-  c.piece_pressed = results_[i].push_stopper.target == HitTarget::character;
+  take_result(i, c.controller->move_checked(velocity, dt), dt);
   redo_[i] = nearby.left_character_region() ? k_left_reach : 0;
   nearby.set_characters({});
   nearby.set_character_region(everywhere());
+}
+
+// A whole move's result as character i's this update, with what the later passes read of it.
+void CharacterSet::take_result(std::size_t i, const MoveResult& result, float dt) {
+  keep(results_[i], result);
+  characters_[i].velocity = result.displacement / dt;
+  characters_[i].piece_pressed = result.push_stopper.target == HitTarget::character;
 }
 
 // One character's move after the first ones, against the others' current capsules. Within its
@@ -629,9 +634,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     characters_[i].controller->rewind(checkpoints_[i]);
   }
   for (const std::uint32_t i : redone_) {
-    keep(results_[i], move_again(i, velocities[i], dt));
-    characters_[i].velocity = results_[i].displacement / dt;
-    characters_[i].piece_pressed = results_[i].push_stopper.target == HitTarget::character;
+    take_result(i, move_again(i, velocities[i], dt), dt);
   }
   last_conflicts_ = redone_.size();
 

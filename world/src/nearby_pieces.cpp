@@ -40,6 +40,15 @@ glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other
   return length > 0.f ? gap / length : glm::vec3(0.f, 1.f, 0.f);
 }
 
+// Whether character `o` is in a query of `capsule` over `box` (its layers meet the filter's,
+// its bounds meet the box); then `d` is the two capsules' closest points.
+bool character_in(const gjk::Capsule& capsule, const CapsuleObstacle& o, const gjk::Aabb& box,
+                  const QueryFilter& filter, gjk::SegmentPairClosest& d) {
+  if ((o.layers & filter.layer_mask) == 0 || !gjk::capsule_bounds(o.capsule).overlaps(box)) return false;
+  d = gjk::closest_points(capsule.segment, o.capsule.segment);
+  return true;
+}
+
 // Whether two boxes overlap seen from above (x and z only): a triangle whose column holds some
 // of a segment inside `box` does.
 inline bool overlaps_from_above(const gjk::Aabb& a, const gjk::Aabb& box) {
@@ -342,20 +351,18 @@ bool NearbyPieces::character_closer(const gjk::Capsule& capsule, float gap, floa
                                     const QueryFilter& filter) {
   const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));
   note_query(box);
-  for (const CapsuleObstacle& o : characters_) {
-    if ((o.layers & filter.layer_mask) == 0 || !gjk::capsule_bounds(o.capsule).overlaps(box)) continue;
-    const gjk::SegmentPairClosest d = gjk::closest_points(capsule.segment, o.capsule.segment);
-    if (d.distance - capsule.radius - o.capsule.radius < gap) return true;
-  }
+  gjk::SegmentPairClosest d;
+  for (const CapsuleObstacle& o : characters_)
+    if (character_in(capsule, o, box, filter, d) && d.distance - capsule.radius - o.capsule.radius < gap) return true;
   return false;
 }
 
 // Characters after the pieces, in the order they were set (by id).
 void NearbyPieces::add_character_contacts(const gjk::Capsule& capsule, float max_distance, const gjk::Aabb& box,
                                           const QueryFilter& filter) {
+  gjk::SegmentPairClosest d;
   for (const CapsuleObstacle& o : characters_) {
-    if ((o.layers & filter.layer_mask) == 0 || !gjk::capsule_bounds(o.capsule).overlaps(box)) continue;
-    const gjk::SegmentPairClosest d = gjk::closest_points(capsule.segment, o.capsule.segment);
+    if (!character_in(capsule, o, box, filter, d)) continue;
     const float gap = d.distance - capsule.radius - o.capsule.radius;
     if (gap > max_distance) continue;
     Contact c;

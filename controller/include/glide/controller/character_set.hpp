@@ -130,6 +130,7 @@ private:
   void gather_near(std::size_t i);
   bool meets(std::size_t i, std::uint32_t j) const;
   void move_first(std::size_t i, const glm::vec3& velocity, float dt);
+  void take_result(std::size_t i, const MoveResult& result, float dt);
   MoveResult move_again(std::size_t i, const glm::vec3& velocity, float dt);
   glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
   /// Who moves a character in push_aside: a pusher itself, or a line pushed on by one that
