@@ -84,10 +84,12 @@ inline F4 keep_if(bool keep, F4 v) {
 inline glm::vec3 normalized(const glm::vec3& v) { return v * (1.f / std::sqrt(glm::dot(v, v))); }
 inline glm::dvec3 normalized(const glm::dvec3& v) { return v * (1.0 / std::sqrt(glm::dot(v, v))); }
 
-/// c ? x : y by masking, with no branch to mispredict.
+/// c ? x : y by masking, with no branch to mispredict: y with the bits where x differs
+/// flipped under the mask (one mask; x & mask | y & ~mask made two).
 inline F4 select(bool c, F4 x, F4 y) {
   const I4 mask = I4{} - static_cast<std::int32_t>(c);
-  return reinterpret_cast<F4>((reinterpret_cast<I4>(x) & mask) | (reinterpret_cast<I4>(y) & ~mask));
+  const I4 yi = reinterpret_cast<I4>(y);
+  return reinterpret_cast<F4>(yi ^ ((reinterpret_cast<I4>(x) ^ yi) & mask));
 }
 
 } // namespace glide::gjk::detail
