@@ -66,8 +66,8 @@ inline float scan_dot(const float* blocks, std::uint32_t i, const glm::vec3& dir
 inline std::uint32_t scan_two_blocks(__m128 low, __m128 high, std::uint32_t n) {
   const unsigned upper = static_cast<unsigned>(_mm_movemask_ps(_mm_cmpgt_ps(high, low))); // lanes where 4-7 win
   const __m128 best = _mm_max_ps(high, low);                                              // high > low ? high : low
-  __m128 top = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
-  top = _mm_max_ps(top, _mm_shuffle_ps(top, top, _MM_SHUFFLE(1, 0, 3, 2)));
+  __m128 top = _mm_max_ps(best, permute<_MM_SHUFFLE(2, 3, 0, 1)>(best));
+  top = _mm_max_ps(top, permute<_MM_SHUFFLE(1, 0, 3, 2)>(top));
   const unsigned tied = static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(best, top)));
   if (tied == 0u) return 0u; // NaN products
   const unsigned tied_low = tied & ~upper;
@@ -82,8 +82,8 @@ inline std::uint32_t scan_two_blocks(__m128 low, __m128 high, std::uint32_t n) {
 /// reduction's loop-carried chain and its final pass over the indices.
 inline std::uint32_t scan_four_blocks(__m128 d0, __m128 d1, __m128 d2, __m128 d3, std::uint32_t n) {
   const __m128 best = _mm_max_ps(_mm_max_ps(d0, d1), _mm_max_ps(d2, d3));
-  __m128 top = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
-  top = _mm_max_ps(top, _mm_shuffle_ps(top, top, _MM_SHUFFLE(1, 0, 3, 2)));
+  __m128 top = _mm_max_ps(best, permute<_MM_SHUFFLE(2, 3, 0, 1)>(best));
+  top = _mm_max_ps(top, permute<_MM_SHUFFLE(1, 0, 3, 2)>(top));
   const unsigned tied = static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d0, top))) |
                         static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d1, top))) << 4 |
                         static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(d2, top))) << 8 |
@@ -123,12 +123,12 @@ inline std::uint32_t scan_four_blocks(__m128 d0, __m128 d1, __m128 d2, __m128 d3
     best_index = _mm_max_ps(best_index, _mm_and_ps(better, index));
   }
   // The largest product over the lanes, then the smallest index among the lanes holding it.
-  __m128 top = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
-  top = _mm_max_ps(top, _mm_shuffle_ps(top, top, _MM_SHUFFLE(1, 0, 3, 2)));
+  __m128 top = _mm_max_ps(best, permute<_MM_SHUFFLE(2, 3, 0, 1)>(best));
+  top = _mm_max_ps(top, permute<_MM_SHUFFLE(1, 0, 3, 2)>(top));
   const __m128 tied = _mm_cmpeq_ps(best, top);
   __m128 pick = _mm_or_ps(_mm_and_ps(tied, best_index), _mm_andnot_ps(tied, _mm_set1_ps(16777216.f)));
-  pick = _mm_min_ps(pick, _mm_shuffle_ps(pick, pick, _MM_SHUFFLE(2, 3, 0, 1)));
-  pick = _mm_min_ps(pick, _mm_shuffle_ps(pick, pick, _MM_SHUFFLE(1, 0, 3, 2)));
+  pick = _mm_min_ps(pick, permute<_MM_SHUFFLE(2, 3, 0, 1)>(pick));
+  pick = _mm_min_ps(pick, permute<_MM_SHUFFLE(1, 0, 3, 2)>(pick));
   const auto i = static_cast<std::uint32_t>(_mm_cvttss_si32(pick));
   return i < n ? i : 0u; // a padding copy of vertex 0 tied, or NaN products
 }
@@ -158,9 +158,8 @@ inline std::uint32_t scan_four_blocks(__m128 d0, __m128 d1, __m128 d2, __m128 d3
 [[gnu::always_inline]] inline std::uint32_t scan_support(const float* blocks, std::uint32_t n, F4 dir) {
 #if defined(__SSE2__)
   const __m128 d = reinterpret_cast<__m128>(dir);
-  return scan_support_splat(blocks, n, _mm_shuffle_ps(d, d, _MM_SHUFFLE(0, 0, 0, 0)),
-                            _mm_shuffle_ps(d, d, _MM_SHUFFLE(1, 1, 1, 1)),
-                            _mm_shuffle_ps(d, d, _MM_SHUFFLE(2, 2, 2, 2)));
+  return scan_support_splat(blocks, n, permute<_MM_SHUFFLE(0, 0, 0, 0)>(d), permute<_MM_SHUFFLE(1, 1, 1, 1)>(d),
+                            permute<_MM_SHUFFLE(2, 2, 2, 2)>(d));
 #else
   return scan_support(blocks, n, to_vec3(dir));
 #endif
