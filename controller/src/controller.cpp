@@ -55,16 +55,6 @@ Controller::Controller(const World& world, const ControllerSettings& settings, c
   seen_revision_ = world_->revision();
 }
 
-namespace {
-// The capsule of a shape (radius, height, up) standing with its feet at `feet`.
-gjk::Capsule capsule_of(const ControllerSettings& shape, const glm::vec3& feet) {
-  const glm::vec3& up = shape.up;
-  return gjk::Capsule{{feet + up * shape.radius, feet + up * (shape.height - shape.radius)}, shape.radius};
-}
-} // namespace
-
-gjk::Capsule Controller::capsule_at(const glm::vec3& feet) const { return capsule_of(settings_, feet); }
-
 QueryFilter Controller::query_filter() const {
   QueryFilter filter{settings_.layer_mask, {}};
   if (settings_.filter || listener_) {

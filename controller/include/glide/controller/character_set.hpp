@@ -127,9 +127,10 @@ private:
   const Character& at(CharacterId id) const;
   void prepare(std::size_t i, const glm::vec3& input, float dt);
   void build_grid();
-  void gather_near(std::size_t i);
-  bool meets(std::size_t i, std::uint32_t j) const;
-  void move_first(std::size_t i, const glm::vec3& velocity, float dt);
+  void gather_near(std::size_t i, std::vector<CapsuleObstacle>& obstacles);
+  bool meets(std::size_t i, const CapsuleObstacle& other) const;
+  bool meets(std::size_t i, std::uint32_t j) const { return meets(i, start_[j]); }
+  void move_first(std::size_t i, std::span<const CapsuleObstacle> others, const glm::vec3& velocity, float dt);
   void take_result(std::size_t i, const MoveResult& result, float dt);
   MoveResult move_again(std::size_t i, const glm::vec3& velocity, float dt);
   glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;

@@ -168,7 +168,7 @@ public:
   const GroundInfo& ground() const { return ground_; }
   /// The capsule in world space at the current position.
   gjk::Capsule capsule() const { return capsule_at(position()); }
-  gjk::Capsule capsule_at(const glm::vec3& feet) const;
+  gjk::Capsule capsule_at(const glm::vec3& feet) const { return capsule_of(settings_, feet); }
   void set_listener(ContactListener* listener) {
     listener_ = listener;
     if (!given_characters_.empty()) pick_characters();
@@ -186,6 +186,11 @@ public:
 
 private:
   friend class CharacterSet;
+  /// The capsule of a shape (radius, height, up) standing with its feet at `feet`.
+  static gjk::Capsule capsule_of(const ControllerSettings& shape, const glm::vec3& feet) {
+    const glm::vec3& up = shape.up;
+    return gjk::Capsule{{feet + up * shape.radius, feet + up * (shape.height - shape.radius)}, shape.radius};
+  }
   /// Points the queries at the characters given by set_characters that character_filter and
   /// the listener accept (a CharacterSet picks its own and gives none).
   bool accepts_character(CharacterId other) const {
@@ -276,6 +281,16 @@ private:
     std::uint64_t seen_revision = 0;
   };
   Checkpoint checkpoint() const { return {position_, ground_, probe_cache_, failed_step_, ridden_, seen_revision_}; }
+  /// checkpoint() stored field by field: assigned from a returned one, the copy went through
+  /// the stack and its reads waited on failed store forwarding.
+  void checkpoint(Checkpoint& to) const {
+    to.position = position_;
+    to.ground = ground_;
+    to.probe_cache = probe_cache_;
+    to.failed_step = failed_step_;
+    to.ridden = ridden_;
+    to.seen_revision = seen_revision_;
+  }
   void rewind(const Checkpoint& c);
   // A saved state read and checked against this controller and its world, not yet applied.
   struct SavedState {
