@@ -54,7 +54,8 @@ Run doorway_run(std::uint32_t seed, const glide::ParallelFor& hook) {
     const float x = ux(rng);
     const float z = uz(rng);
     const glm::vec3 p{x, 0.f, z};
-    if (std::all_of(spawns.begin(), spawns.end(), [&](const glm::vec3& q) { return glm::length(p - q) > k_min_spacing; }))
+    if (std::all_of(spawns.begin(), spawns.end(),
+                    [&](const glm::vec3& q) { return glm::length(p - q) > k_min_spacing; }))
       spawns.push_back(p);
   }
   for (const glm::vec3& p : spawns) set.add({}, p, {.push = true});
