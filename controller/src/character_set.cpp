@@ -282,13 +282,6 @@ void CharacterSet::gather_near(std::size_t i, std::vector<CapsuleObstacle>& obst
     if (meets(i, j)) obstacles.push_back(start_[j]);
 }
 
-// Whether character i meets another: the other's layers share a bit with i's mask and i's
-// filter and listener let it in.
-bool CharacterSet::meets(std::size_t i, const CapsuleObstacle& other) const {
-  if ((other.layers & masks_[i]) == 0) return false;
-  return filtered_[i] == 0 || characters_[i].controller->accepts_character(other.id);
-}
-
 // One character's first move, against the others' start-of-frame capsules whose reach meets
 // its own (`others`). A move whose queries leave its reach may have missed a character: it is
 // marked to move again.
@@ -324,7 +317,7 @@ MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, fl
   const auto take = [&](std::uint32_t j) {
     if (j == i || !meets(i, j)) return;
     CapsuleObstacle o = start_[j];
-    o.capsule = characters_[j].controller->capsule_at(characters_[j].controller->position_);
+    o.capsule = now_[j];
     others.push_back(o);
   };
   gjk::Aabb region = reach_[i];
@@ -346,9 +339,7 @@ MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, fl
       const glm::vec3 size = region.max - region.min;
       region = attempt < k_region_tries ? region.expanded(std::max({size.x, size.y, size.z})) : everywhere();
       for (std::uint32_t j = 0; j < characters_.size(); ++j)
-        if (gjk::capsule_bounds(characters_[j].controller->capsule_at(characters_[j].controller->position_))
-                .overlaps(region))
-          take(j);
+        if (gjk::capsule_bounds(now_[j]).overlaps(region)) take(j);
     }
     nearby.set_characters(others);
     nearby.set_character_region(region);
@@ -359,6 +350,7 @@ MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, fl
     if (!left || attempt >= k_region_tries) break;
     c.controller->rewind(before);
   }
+  now_[i] = c.controller->capsule_at(c.controller->position_);
   // Where it now stands may lie beyond its reach: the later second moves look for it too.
   if (attempt > 0) {
     const auto at = std::lower_bound(left_.begin(), left_.end(), static_cast<std::uint32_t>(i));
@@ -588,7 +580,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   velocities = effective_;
   world_->update(); // queries from many threads then only read the world
   build_grid();
-  end_.resize(n);
+  now_.resize(n);
   redo_.resize(n);
 
   run(n, [&](std::size_t begin, std::size_t end) {
@@ -617,7 +609,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
       k.checkpoint(checkpoints_[i]);
       const std::size_t at = i - begin;
       move_first(i, std::span(obstacles).subspan(first[at], first[at + 1] - first[at]), velocities[i], dt);
-      end_[i] = k.capsule_at(k.position_);
+      now_[i] = k.capsule_at(k.position_);
     }
   });
 
@@ -626,10 +618,10 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     for (std::size_t i = begin; i < end; ++i) {
       if (i + k_prefetch_ahead < end) __builtin_prefetch(&near_[i + k_prefetch_ahead]);
       if (redo_[i] != 0) continue;
-      const gjk::Capsule& mine = end_[i];
+      const gjk::Capsule& mine = now_[i];
       for (const std::uint32_t j : near_[i].ids()) {
         if (!meets(i, j) && !meets(j, static_cast<std::uint32_t>(i))) continue;
-        const gjk::Capsule& theirs = end_[j];
+        const gjk::Capsule& theirs = now_[j];
         if (!surely_apart(mine, theirs) &&
             gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {
           redo_[i] = k_overlapped;
@@ -646,6 +638,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     if (redo_[i] == k_left_reach) left_.push_back(static_cast<std::uint32_t>(i));
     redone_.push_back(static_cast<std::uint32_t>(i));
     characters_[i].controller->rewind(checkpoints_[i]);
+    now_[i] = start_[i].capsule;
   }
   for (const std::uint32_t i : redone_) {
     take_result(i, move_again(i, velocities[i], dt), dt);

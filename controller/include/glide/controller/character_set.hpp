@@ -128,7 +128,12 @@ private:
   void prepare(std::size_t i, const glm::vec3& input, float dt);
   void build_grid();
   void gather_near(std::size_t i, std::vector<CapsuleObstacle>& obstacles);
-  bool meets(std::size_t i, const CapsuleObstacle& other) const;
+  /// Whether character i meets another: the other's layers share a bit with i's mask and i's
+  /// filter and listener let it in.
+  bool meets(std::size_t i, const CapsuleObstacle& other) const {
+    if ((other.layers & masks_[i]) == 0) return false;
+    return filtered_[i] == 0 || characters_[i].controller->accepts_character(other.id);
+  }
   bool meets(std::size_t i, std::uint32_t j) const { return meets(i, start_[j]); }
   void move_first(std::size_t i, std::span<const CapsuleObstacle> others, const glm::vec3& velocity, float dt);
   void take_result(std::size_t i, const MoveResult& result, float dt);
@@ -151,7 +156,7 @@ private:
   std::vector<glm::vec3> effective_;                ///< each one's velocity this update: input, carry, pushes
   std::vector<glm::vec3> walk_;                     ///< each one's velocity before stepping back (input, carry)
   std::vector<CapsuleObstacle> start_;              ///< every capsule at the start of the update, by index
-  std::vector<gjk::Capsule> end_;                   ///< every capsule after the first moves, by index
+  std::vector<gjk::Capsule> now_;                   ///< every capsule where it stands, from the first moves on, by index
   std::vector<std::uint32_t> masks_;                ///< every layer_mask, by index
   std::vector<std::uint8_t> filtered_;              ///< who has a character_filter or a listener (1), by index
   std::vector<std::uint8_t> refused_;               ///< whose checks failed this update (1), by index
