@@ -145,6 +145,47 @@ TEST_CASE("capsule pair time of impact is never after the first contact and neve
   CHECK(hits > 300);
 }
 
+TEST_CASE("capsule pair time of impact: a motion just short of closing the gap misses, just long enough hits") {
+  // Head-on along the closest points' direction the gap falls by the motion's length, so a
+  // motion of gap - x * tolerance ends x tolerances apart: a hit for x < 1, a miss above.
+  // Around the quick rejection of pairs farther apart than the motion is long.
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> u(-1.f, 1.f), spread(0.01f, 1.f);
+  const float tolerance = 1e-4f;
+  int hits = 0, misses = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const Family family{"", i % 2 == 0 ? 1.f : 0.05f, i % 3 == 0 ? 1e4f : 0.f, i % 4 == 1 ? 1 : 0};
+    const glm::vec3 base(family.offset, 0.f, -family.offset);
+    const Segment s1 = random_pair_member(rng, family, base);
+    Segment s2 = random_pair_member(rng, family, base);
+    if (family.kind == 1) s2 = {s1.a + glm::vec3(0.f, 1.f, 0.f), s1.b + glm::vec3(0.f, 1.f, 1e-4f)}; // near-parallel
+    const Capsule moving{s1, 0.1f + 0.3f * spread(rng)}, still{s2, 0.1f + 0.3f * spread(rng)};
+    const glide::gjk::SegmentPairClosest c = glide::gjk::closest_points(moving.segment, still.segment);
+    const double reach = double(moving.radius) + double(still.radius);
+    const double gap = oracle_distance(moving.segment, still.segment) - reach;
+    if (!(gap > 100.0 * tolerance) || !(c.distance > 0.f)) continue;
+    const glm::vec3 toward = glm::normalize(c.point_b - c.point_a);
+    for (const double x : {0.5, 0.9, 0.95, 1.05, 1.1, 2.0, 10.0, 1000.0}) {
+      const double length = gap - x * tolerance;
+      if (!(length > 0.0)) continue;
+      const glm::vec3 motion = toward * static_cast<float>(length);
+      const glide::gjk::CapsulePairHit r = glide::gjk::time_of_impact(moving, motion, still, tolerance);
+      CAPTURE(i);
+      CAPTURE(x);
+      CHECK(r.hit == (x < 1.0));
+      if (r.hit) {
+        ++hits;
+        const double at = oracle_distance(moving.segment, still.segment, D3(motion) * double(r.t)) - reach;
+        CHECK(at <= tolerance + 4e-6 * (std::abs(family.offset) + 2.0));
+      } else {
+        ++misses;
+      }
+    }
+  }
+  CHECK(hits > 2000);
+  CHECK(misses > 4000);
+}
+
 TEST_CASE("capsules already touching hit at the start; parallel capsules meet along their length") {
   const Capsule a{{{0, 0, 0}, {0, 1, 0}}, 0.5f};
   const Capsule b{{{0.95f, 0, 0}, {0.95f, 1, 0}}, 0.5f};
