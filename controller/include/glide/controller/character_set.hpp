@@ -156,7 +156,7 @@ private:
   std::vector<glm::vec3> effective_;                ///< each one's velocity this update: input, carry, pushes
   std::vector<glm::vec3> walk_;                     ///< each one's velocity before stepping back (input, carry)
   std::vector<CapsuleObstacle> start_;              ///< every capsule at the start of the update, by index
-  std::vector<gjk::Capsule> now_;                   ///< every capsule where it stands, from the first moves on, by index
+  std::vector<gjk::Capsule> now_;                   ///< every capsule where it stands (after the first moves)
   std::vector<std::uint32_t> masks_;                ///< every layer_mask, by index
   std::vector<std::uint8_t> filtered_;              ///< who has a character_filter or a listener (1), by index
   std::vector<std::uint8_t> refused_;               ///< whose checks failed this update (1), by index
