@@ -198,7 +198,7 @@ void CharacterSet::build_grid() {
   const auto columns = static_cast<std::size_t>(span_x / cell) + 1;
   const auto rows = static_cast<std::size_t>(span_z / cell) + 1;
 
-  grid_ = {cell, {all.min[ax], all.min[az]}, columns, rows, ax, az};
+  grid_ = {cell, {all.min[ax], all.min[az]}, columns, rows, ax, az, 1.f / cell};
   cell_of_.resize(n);
   cell_start_.assign(columns * rows + 1, 0);
   oversized_.clear();
@@ -233,7 +233,7 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   walk_[i] = effective_[i];
   if (c.info.push && c.stepping_back > 0.f) // it walks backward, falling as it would
     effective_[i] = s.up * glm::dot(effective_[i], s.up) - detail::horizontal(effective_[i], s.up);
-  k.check_move(effective_[i], dt); // its first move then skips the checks
+  if (effective_[i] != input) k.check_move(effective_[i], dt); // its first move then skips the checks
   start_[i] = {k.capsule_at(k.position_), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
   masks_[i] = s.layer_mask;
   filtered_[i] = s.character_filter || k.listener_ ? 1 : 0;
@@ -275,7 +275,7 @@ void CharacterSet::gather_near(std::size_t i, std::vector<CapsuleObstacle>& obst
     }
     for (const std::uint32_t j : oversized_)
       if (reach_[j].overlaps(mine)) near.push_back(j);
-    std::sort(near.begin(), near.end());
+    if (near.size() > 1) std::sort(near.begin(), near.end());
   }
   near_[i].assign(near);
   for (const std::uint32_t j : near)

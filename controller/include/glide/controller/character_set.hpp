@@ -171,8 +171,11 @@ private:
     glm::vec2 origin{0.f};             ///< low corner along the two axes (m)
     std::size_t columns = 1, rows = 1; ///< cells along each axis (count)
     int ax = 0, az = 2;                ///< the world axes of columns and rows
-    std::size_t column(const glm::vec3& p) const { return clamped((p[ax] - origin.x) / cell, columns); }
-    std::size_t row(const glm::vec3& p) const { return clamped((p[az] - origin.y) / cell, rows); }
+    /// 1 / cell: a multiply, where a division took most of finding a character's cells. Its
+    /// rounding moves no reach across more than two cells: cells are 1 % wider than any reach.
+    float per_metre = 1.f;
+    std::size_t column(const glm::vec3& p) const { return clamped((p[ax] - origin.x) * per_metre, columns); }
+    std::size_t row(const glm::vec3& p) const { return clamped((p[az] - origin.y) * per_metre, rows); }
     static std::size_t clamped(float v, std::size_t count) {
       return v <= 0.f ? 0 : std::min(static_cast<std::size_t>(v), count - 1);
     }
