@@ -280,9 +280,13 @@ private:
     Ridden ridden;
     std::uint64_t seen_revision = 0;
   };
-  Checkpoint checkpoint() const { return {position_, ground_, probe_cache_, failed_step_, ridden_, seen_revision_}; }
-  /// checkpoint() stored field by field: assigned from a returned one, the copy went through
-  /// the stack and its reads waited on failed store forwarding.
+  Checkpoint checkpoint() const {
+    Checkpoint c;
+    checkpoint(c);
+    return c;
+  }
+  /// The checkpoint stored field by field into `to`: assigned from a returned one, the copy
+  /// went through the stack and its reads waited on failed store forwarding.
   void checkpoint(Checkpoint& to) const {
     to.position = position_;
     to.ground = ground_;
