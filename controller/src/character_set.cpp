@@ -70,12 +70,21 @@ bool surely_apart(const gjk::Capsule& a, const gjk::Capsule& b) {
   return false;
 }
 
+// Aabb::overlaps without its branches: a grid's candidate is a coin toss, which a branch per
+// comparison mispredicted.
+bool overlaps(const gjk::Aabb& a, const gjk::Aabb& b) {
+  const int x = int{a.min.x <= b.max.x} & int{b.min.x <= a.max.x};
+  const int y = int{a.min.y <= b.max.y} & int{b.min.y <= a.max.y};
+  const int z = int{a.min.z <= b.max.z} & int{b.min.z <= a.max.z};
+  return (x & y & z) != 0;
+}
+
 // A pass over 10,000 controllers finds each one out of the cache: its state is fetched a few
 // characters ahead, while the ones before are worked on.
 constexpr std::size_t k_prefetch_ahead = 4; // (count)
-void prefetch(const Controller& k) {
+void prefetch(const Controller& k, std::size_t bytes = sizeof(Controller)) {
   const auto* at = reinterpret_cast<const char*>(&k);
-  for (std::size_t line = 0; line < sizeof(Controller); line += 64) __builtin_prefetch(at + line);
+  for (std::size_t line = 0; line < bytes; line += 64) __builtin_prefetch(at + line);
 }
 
 // What keep() writes of a result: its fields before the hits, the first hits and its tail.
@@ -166,9 +175,7 @@ void CharacterSet::build_grid() {
   float body_size = 0.f;
   gjk::Aabb all;
   for (std::size_t i = 0; i < n; ++i) {
-    const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
-    const glm::vec3 size = body.max - body.min;
-    body_size = std::max(body_size, std::max({size.x, size.y, size.z}));
+    body_size = std::max(body_size, bodies_[i]);
     all.min = glm::min(all.min, reach_[i].min);
     all.max = glm::max(all.max, reach_[i].max);
   }
@@ -198,7 +205,8 @@ void CharacterSet::build_grid() {
   const auto columns = static_cast<std::size_t>(span_x / cell) + 1;
   const auto rows = static_cast<std::size_t>(span_z / cell) + 1;
 
-  grid_ = {cell, {all.min[ax], all.min[az]}, columns, rows, ax, az, 1.f / cell};
+  grid_ = {cell,       {all.min[ax], all.min[az]}, columns, rows, ax, az, 1.f / cell, static_cast<float>(columns - 1),
+           static_cast<float>(rows - 1)};
   cell_of_.resize(n);
   cell_start_.assign(columns * rows + 1, 0);
   oversized_.clear();
@@ -240,6 +248,8 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   const float motion = glm::length(effective_[i]) * dt;
   const float vertical = s.step_height + s.floor_snap_distance;
   const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
+  const glm::vec3 size = body.max - body.min;
+  bodies_[i] = std::max({size.x, size.y, size.z});
   if (k.seen_revision_ != world_->revision()) {
     // Pieces moved since its last move: a ride or a push may carry it, by more than its motion.
     reach_[i] = body.expanded(motion + vertical + s.step_min_forward + 4.f * s.skin_width);
@@ -258,27 +268,36 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
 // start capsules of those i meets, in the same order.
 void CharacterSet::gather_near(std::size_t i, std::vector<CapsuleObstacle>& obstacles) {
   thread_local std::vector<std::uint32_t> near; // one warm buffer per thread
-  near.clear();
+  std::size_t count = 0;
+  // Every candidate is written and kept only when it counts: whether a neighbour's reach meets
+  // this one's is a coin toss the branch predictor lost on most candidates.
+  const auto consider = [&](std::uint32_t j, bool keep) {
+    near[count] = j;
+    count += keep ? 1 : 0;
+  };
+  // Room for every candidate: a character lies in one cell or among the oversized.
+  if (near.size() < characters_.size()) near.resize(characters_.size());
   const gjk::Aabb mine = reach_[i];
   if (cell_of_[i] == k_no_cell) {
     for (std::size_t j = 0; j < characters_.size(); ++j)
-      if (j != i && reach_[j].overlaps(mine)) near.push_back(static_cast<std::uint32_t>(j));
+      consider(static_cast<std::uint32_t>(j), j != i && overlaps(reach_[j], mine)); // rare: no grid cell
   } else {
     // The cells from one before the low corner's to the high corner's: up to 3 x 3, a row of
     // which is one run of in_cells_.
     const std::size_t x0 = std::max<std::size_t>(grid_.column(mine.min), 1) - 1, x1 = grid_.column(mine.max);
     const std::size_t z0 = std::max<std::size_t>(grid_.row(mine.min), 1) - 1, z1 = grid_.row(mine.max);
     for (std::size_t z = z0; z <= z1; ++z) {
-      const std::uint32_t end = cell_start_[z * grid_.columns + x1 + 1];
-      for (std::uint32_t k = cell_start_[z * grid_.columns + x0]; k < end; ++k)
-        if (in_cells_[k].reach.overlaps(mine) && in_cells_[k].index != i) near.push_back(in_cells_[k].index);
+      const std::uint32_t start = cell_start_[z * grid_.columns + x0], end = cell_start_[z * grid_.columns + x1 + 1];
+      for (std::uint32_t k = start; k < end; ++k) {
+        const bool meet = overlaps(in_cells_[k].reach, mine), other = in_cells_[k].index != i;
+        consider(in_cells_[k].index, meet & other);
+      }
     }
-    for (const std::uint32_t j : oversized_)
-      if (reach_[j].overlaps(mine)) near.push_back(j);
-    if (near.size() > 1) std::sort(near.begin(), near.end());
+    for (const std::uint32_t j : oversized_) consider(j, overlaps(reach_[j], mine));
+    if (count > 1) std::sort(near.begin(), near.begin() + static_cast<std::ptrdiff_t>(count));
   }
-  near_[i].assign(near);
-  for (const std::uint32_t j : near)
+  near_[i].assign(std::span(near).first(count));
+  for (const std::uint32_t j : near_[i].ids())
     if (meets(i, j)) obstacles.push_back(start_[j]);
 }
 
@@ -555,12 +574,18 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   walk_.resize(n);
   start_.resize(n);
   reach_.resize(n);
+  bodies_.resize(n);
   masks_.resize(n);
   filtered_.resize(n);
   refused_.assign(n, 0);
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      if (i + k_prefetch_ahead < end) prefetch(*characters_[i + k_prefetch_ahead].controller);
+      if (i + k_prefetch_ahead < end) {
+        // Only what prepare reads: the fields up to the listener, half the controller.
+        const Controller& k = *characters_[i + k_prefetch_ahead].controller;
+        prefetch(k, static_cast<std::size_t>(reinterpret_cast<const char*>(&k.listener_ + 1) -
+                                             reinterpret_cast<const char*>(&k)));
+      }
       characters_[i].controller->follow_origin(); // after a World::shift_origin
       try {
         prepare(i, velocities[i], dt);
