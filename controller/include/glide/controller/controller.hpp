@@ -68,9 +68,11 @@ struct MoveResult {
                                ///< from above): turn the character's model and camera by it
   GroundInfo ground;
   CollisionFlags flags;
-  std::array<ControllerHit, k_max_hits> hits{}; ///< first hit_count entries: this move's contacts in order
-  int hit_count = 0;
   float recovered = 0.f; ///< distance pushed out of overlapping geometry (m)
+  int hit_count = 0;
+  /// First hit_count entries: this move's contacts in order. Last, so a result with few hits
+  /// lies in its first four cache lines (a crowd keeps one per character).
+  std::array<ControllerHit, k_max_hits> hits{};
 };
 
 /// What each slide iteration of the last move did, for debug drawing.
