@@ -1,9 +1,24 @@
 #include <glide/controller/job_threads.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 namespace glide {
+
+namespace {
+
+// A spinning thread's wait between two looks: the CPU's spin-wait hint, which leaves the core
+// to a sibling thread and saves power.
+void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+} // namespace
 
 JobThreads::JobThreads(unsigned threads) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -21,22 +36,21 @@ JobThreads::~JobThreads() {
   for (std::thread& t : workers_) t.join();
 }
 
-// Takes chunks until none is left; the lock is held only to take one.
+// Takes chunks until none is left, each by one atomic add: taken under the lock, a chunk cost
+// more than a small one's work when the threads took turns at it. The fields of the call are
+// written only under the lock while no worker runs chunks (busy_ == 0), and a worker runs them
+// only counted in busy_, having seen the call's generation under the lock.
 void JobThreads::run_chunks() {
-  std::unique_lock lock(mutex_);
-  while (next_ < count_ && !error_) {
-    const std::size_t begin = next_;
-    const std::size_t end = std::min(count_, begin + chunk_);
-    next_ = end;
-    lock.unlock();
+  for (;;) {
+    const std::size_t begin = next_.fetch_add(chunk_, std::memory_order_relaxed);
+    if (begin >= count_ || failed_.load(std::memory_order_relaxed)) return;
     try {
-      (*body_)(begin, end);
+      (*body_)(begin, std::min(count_, begin + chunk_));
     } catch (...) {
-      lock.lock();
+      std::lock_guard lock(mutex_);
       if (!error_) error_ = std::current_exception();
-      continue;
+      failed_.store(true, std::memory_order_relaxed);
     }
-    lock.lock();
   }
 }
 
@@ -45,11 +59,12 @@ void JobThreads::work() {
   std::unique_lock lock(mutex_);
   for (;;) {
     if (!stop_ && generation_ == seen) {
-      // A game calls again within microseconds (a crowd's update makes two calls a frame):
+      // A game calls again within microseconds (a crowd's update makes three calls a frame):
       // a short spin catches that without the sleep and wake-up.
       lock.unlock();
-      for (int spin = 0; spin < k_spins && published_.load(std::memory_order_acquire) == seen; ++spin)
-        std::this_thread::yield();
+      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(k_spin_microseconds);
+      while (published_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < until)
+        pause();
       lock.lock();
     }
     wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -70,12 +85,14 @@ void JobThreads::parallel_for(std::size_t count, const std::function<void(std::s
     return;
   }
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return busy_ == 0; }); // a late worker of the last call
     body_ = &body;
     count_ = count;
-    next_ = 0;
+    next_.store(0, std::memory_order_relaxed);
+    failed_.store(false, std::memory_order_relaxed);
     // Many chunks per thread, so a slow chunk (or a thread the system put aside) does not
-    // leave the others idle at the end; taking one costs a lock, far less than a chunk's work.
+    // leave the others idle at the end; taking one costs an atomic add.
     chunk_ = std::max<std::size_t>(1, count / (k_chunks_per_thread * threads()));
     error_ = nullptr;
     ++generation_;
@@ -83,6 +100,10 @@ void JobThreads::parallel_for(std::size_t count, const std::function<void(std::s
   }
   wake_.notify_all();
   run_chunks();
+  // The workers finish their last chunks within microseconds: a spin catches that where
+  // sleeping until one wakes this thread took tens of them on a virtual machine.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(k_spin_microseconds);
+  while (busy_.load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < until) pause();
   std::unique_lock lock(mutex_);
   done_.wait(lock, [&] { return busy_ == 0; });
   body_ = nullptr;

@@ -45,12 +45,17 @@ private:
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   const std::function<void(std::size_t, std::size_t)>* body_ = nullptr;
-  std::size_t count_ = 0, chunk_ = 1, next_ = 0;
+  std::size_t count_ = 0, chunk_ = 1;
+  std::atomic<std::size_t> next_{0}; ///< the start of the next chunk to take
+  std::atomic<bool> failed_{false};  ///< a body threw: the chunks not yet taken are left
   std::size_t generation_ = 0;
   std::atomic<std::size_t> published_{0}; ///< generation_, for workers spinning without the lock
-  static constexpr int k_spins = 200;     ///< yields a worker spins for the next call before sleeping (count)
+  /// How long a worker spins for the next call before it sleeps (µs): a crowd's update makes
+  /// three calls with short serial work between them, and waking a sleeping thread took tens
+  /// of microseconds on a virtual machine, more than a small crowd's whole pass.
+  static constexpr int k_spin_microseconds = 200;
   static constexpr std::size_t k_chunks_per_thread = 16; ///< ranges a call is split into, per thread (count)
-  unsigned busy_ = 0;
+  std::atomic<unsigned> busy_{0}; ///< workers running chunks; changed under the lock, read without it to spin
   bool stop_ = false;
   std::exception_ptr error_;
 };
