@@ -200,8 +200,27 @@ void crowd_snapshot(benchmark::State& state) {
       static_cast<double>(count), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
+// The cost of one JobThreads call on its own: `count` items whose body does almost nothing,
+// calls back to back as an update's passes make them. Args: count, threads.
+void job_threads_call(benchmark::State& state) {
+  const auto count = static_cast<std::size_t>(state.range(0));
+  glide::JobThreads pool(static_cast<unsigned>(state.range(1)));
+  std::vector<std::size_t> items(count, 0);
+  for (auto _ : state) {
+    pool.parallel_for(count, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) ++items[i];
+    });
+    benchmark::DoNotOptimize(items.data());
+  }
+}
+
 } // namespace
 
+BENCHMARK(job_threads_call)
+    ->ArgNames({"items", "threads"})
+    ->ArgsProduct({{50, 1000, 10000}, {1, 2}})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK(crowd_snapshot)
     ->ArgNames({"characters", "restore"})
     ->ArgsProduct({{1000, 10000}, {0, 1}})
