@@ -8,14 +8,14 @@ namespace glide {
 
 namespace {
 
-// A spinning thread's wait between two looks: the CPU's spin-wait hint, which leaves the core
-// to a sibling thread and saves power.
+// A spinning thread's wait between two looks: a few rounds of the CPU's spin-wait hint (which
+// leaves the core to a sibling thread and saves power), then a yield, so that a pool of more
+// threads than cores does not spin away the time its other threads need to finish.
 void pause() {
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#else
-  std::this_thread::yield();
+  for (int i = 0; i < 8; ++i) __builtin_ia32_pause();
 #endif
+  std::this_thread::yield();
 }
 
 } // namespace
