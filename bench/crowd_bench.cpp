@@ -218,7 +218,7 @@ void job_threads_call(benchmark::State& state) {
 
 BENCHMARK(job_threads_call)
     ->ArgNames({"items", "threads"})
-    ->ArgsProduct({{50, 1000, 10000}, {1, 2}})
+    ->ArgsProduct({{50, 1000, 10000}, {1, 2, 8}})
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 BENCHMARK(crowd_snapshot)
