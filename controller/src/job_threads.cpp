@@ -18,6 +18,14 @@ void pause() {
   std::this_thread::yield();
 }
 
+// Spins while `waiting()` holds, for at most `microseconds`; the caller then sleeps on its
+// condition if it must.
+template <class Waiting>
+void spin_while(int microseconds, Waiting waiting) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(microseconds);
+  while (waiting() && std::chrono::steady_clock::now() < until) pause();
+}
+
 } // namespace
 
 JobThreads::JobThreads(unsigned threads) {
@@ -62,9 +70,7 @@ void JobThreads::work() {
       // A game calls again within microseconds (a crowd's update makes three calls a frame):
       // a short spin catches that without the sleep and wake-up.
       lock.unlock();
-      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(k_spin_microseconds);
-      while (published_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < until)
-        pause();
+      spin_while(k_spin_microseconds, [&] { return published_.load(std::memory_order_acquire) == seen; });
       lock.lock();
     }
     wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -102,8 +108,7 @@ void JobThreads::parallel_for(std::size_t count, const std::function<void(std::s
   run_chunks();
   // The workers finish their last chunks within microseconds: a spin catches that where
   // sleeping until one wakes this thread took tens of them on a virtual machine.
-  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(k_spin_microseconds);
-  while (busy_.load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < until) pause();
+  spin_while(k_spin_microseconds, [&] { return busy_.load(std::memory_order_acquire) != 0; });
   std::unique_lock lock(mutex_);
   done_.wait(lock, [&] { return busy_ == 0; });
   body_ = nullptr;
