@@ -202,8 +202,15 @@ void CharacterSet::build_grid() {
   const auto columns = static_cast<std::size_t>(span_x / cell) + 1;
   const auto rows = static_cast<std::size_t>(span_z / cell) + 1;
 
-  grid_ = {cell,       {all.min[ax], all.min[az]}, columns, rows, ax, az, 1.f / cell, static_cast<float>(columns - 1),
-           static_cast<float>(rows - 1)};
+  grid_ = {.cell = cell,
+           .origin = {all.min[ax], all.min[az]},
+           .columns = columns,
+           .rows = rows,
+           .ax = ax,
+           .az = az,
+           .per_metre = 1.f / cell,
+           .last_column = static_cast<float>(columns - 1),
+           .last_row = static_cast<float>(rows - 1)};
   cell_of_.resize(n);
   cell_start_.assign(columns * rows + 1, 0);
   oversized_.clear();
