@@ -30,8 +30,9 @@ void spin_while(int microseconds, Waiting waiting) {
 
 JobThreads::JobThreads(unsigned threads) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  shares_ = std::make_unique<Share[]>(threads);
   workers_.reserve(threads - 1);
-  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
+  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { work(i); });
 }
 
 JobThreads::~JobThreads() {
@@ -44,25 +45,30 @@ JobThreads::~JobThreads() {
   for (std::thread& t : workers_) t.join();
 }
 
-// Takes chunks until none is left, each by one atomic add: taken under the lock, a chunk cost
-// more than a small one's work when the threads took turns at it. The fields of the call are
-// written only under the lock while no worker runs chunks (busy_ == 0), and a worker runs them
-// only counted in busy_, having seen the call's generation under the lock.
-void JobThreads::run_chunks() {
-  for (;;) {
-    const std::size_t begin = next_.fetch_add(chunk_, std::memory_order_relaxed);
-    if (begin >= count_ || failed_.load(std::memory_order_relaxed)) return;
-    try {
-      (*body_)(begin, std::min(count_, begin + chunk_));
-    } catch (...) {
-      std::lock_guard lock(mutex_);
-      if (!error_) error_ = std::current_exception();
-      failed_.store(true, std::memory_order_relaxed);
+// Takes chunks until none is left, each by one atomic add: from the thread's own share, then
+// from the others' in turn. The fields of the call are written only under the lock while no
+// worker runs chunks (busy_ == 0), and a worker runs them only counted in busy_, having seen
+// the call's generation under the lock.
+void JobThreads::run_chunks(unsigned self) {
+  const unsigned n = threads();
+  for (unsigned k = 0; k < n; ++k) {
+    Share& share = shares_[(self + k) % n];
+    for (;;) {
+      const std::size_t begin = share.next.fetch_add(chunk_, std::memory_order_relaxed);
+      if (failed_.load(std::memory_order_relaxed)) return;
+      if (begin >= share.end) break;
+      try {
+        (*body_)(begin, std::min(share.end, begin + chunk_));
+      } catch (...) {
+        std::lock_guard lock(mutex_);
+        if (!error_) error_ = std::current_exception();
+        failed_.store(true, std::memory_order_relaxed);
+      }
     }
   }
 }
 
-void JobThreads::work() {
+void JobThreads::work(unsigned self) {
   std::size_t seen = 0;
   std::unique_lock lock(mutex_);
   for (;;) {
@@ -78,7 +84,7 @@ void JobThreads::work() {
     seen = generation_;
     ++busy_;
     lock.unlock();
-    run_chunks();
+    run_chunks(self);
     lock.lock();
     if (--busy_ == 0) done_.notify_all();
   }
@@ -94,25 +100,27 @@ void JobThreads::parallel_for(std::size_t count, const std::function<void(std::s
     std::unique_lock lock(mutex_);
     done_.wait(lock, [&] { return busy_ == 0; }); // a late worker of the last call
     body_ = &body;
-    count_ = count;
-    next_.store(0, std::memory_order_relaxed);
     failed_.store(false, std::memory_order_relaxed);
     // Many chunks per thread, so a slow chunk (or a thread the system put aside) does not
     // leave the others idle at the end; taking one costs an atomic add.
-    chunk_ = std::max<std::size_t>(1, count / (k_chunks_per_thread * threads()));
+    const unsigned n = threads();
+    chunk_ = std::max<std::size_t>(1, count / (k_chunks_per_thread * n));
+    for (unsigned t = 0; t < n; ++t) {
+      shares_[t].next.store(count / n * t + std::min<std::size_t>(t, count % n), std::memory_order_relaxed);
+      shares_[t].end = count / n * (t + 1) + std::min<std::size_t>(t + 1, count % n);
+    }
     error_ = nullptr;
     ++generation_;
     published_.store(generation_, std::memory_order_release);
   }
   wake_.notify_all();
-  run_chunks();
+  run_chunks(0);
   // The workers finish their last chunks within microseconds: a spin catches that where
   // sleeping until one wakes this thread took tens of them on a virtual machine.
   spin_while(k_spin_microseconds, [&] { return busy_.load(std::memory_order_acquire) != 0; });
   std::unique_lock lock(mutex_);
   done_.wait(lock, [&] { return busy_ == 0; });
   body_ = nullptr;
-  count_ = 0;
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
