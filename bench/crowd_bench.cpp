@@ -214,6 +214,24 @@ void job_threads_call(benchmark::State& state) {
   }
 }
 
+// One JobThreads call over 1,000 items of about 16 ns each (a chain of square roots), calls back
+// to back: what a short pass of a small crowd gets from a second thread. Args: threads.
+void job_threads_work(benchmark::State& state) {
+  constexpr std::size_t count = 1000;
+  glide::JobThreads pool(static_cast<unsigned>(state.range(0)));
+  std::vector<float> items(count, 1.f);
+  for (auto _ : state) {
+    pool.parallel_for(count, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        float x = items[i];
+        for (int k = 0; k < 12; ++k) x = std::sqrt(x * 1.0001f + 1.f);
+        items[i] = x;
+      }
+    });
+    benchmark::DoNotOptimize(items.data());
+  }
+}
+
 } // namespace
 
 BENCHMARK(job_threads_call)
@@ -221,6 +239,7 @@ BENCHMARK(job_threads_call)
     ->ArgsProduct({{50, 1000, 10000}, {1, 2, 8}})
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
+BENCHMARK(job_threads_work)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(crowd_snapshot)
     ->ArgNames({"characters", "restore"})
     ->ArgsProduct({{1000, 10000}, {0, 1}})
