@@ -4,6 +4,9 @@
 // same characters as plain Controllers moved over the same job hook, meeting only the world.
 // Each benchmark iteration is one frame after a warm-up; only the update is timed (manual
 // time), steering and gravity are outside. Counters: us per frame, us per character-update.
+// `crowd` runs the frames back to back; `crowd_paced` starts one every 1/60 s, as a game does,
+// so the threads sleep between them; `crowd_paced_spinning` keeps the 2 threads' worker
+// spinning from one frame to the next.
 #include <glide/controller/character_set.hpp>
 #include <glide/controller/controller.hpp>
 #include <glide/controller/job_threads.hpp>
@@ -16,6 +19,7 @@
 #include <cmath>
 #include <memory>
 #include <random>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -113,8 +117,10 @@ std::vector<glm::vec3> room_for(benchmark::State& state, const glide::World& wor
   return {};
 }
 
-// Args: characters, threads, collision (1 on, 0 off).
-void crowd(benchmark::State& state) {
+// Args: characters, threads, collision (1 on, 0 off). `paced`: each frame starts 1/60 s after
+// the last one began, as in a game, so the threads sleep between frames unless they spin for
+// `spin_microseconds`; else back to back.
+void crowd_frames(benchmark::State& state, bool paced, int spin_microseconds) {
   const auto count = static_cast<std::size_t>(state.range(0));
   const auto threads = static_cast<unsigned>(state.range(1));
   const bool collide = state.range(2) != 0;
@@ -123,7 +129,7 @@ void crowd(benchmark::State& state) {
   const std::vector<glm::vec3> spots = room_for(state, world, settings, count);
   if (spots.empty()) return;
   Steering steering(spots);
-  glide::JobThreads pool(threads);
+  glide::JobThreads pool(threads, spin_microseconds);
   const glide::ParallelFor hook = pool.hook();
 
   glide::CharacterSet set(world);
@@ -135,7 +141,12 @@ void crowd(benchmark::State& state) {
   const auto controller = [&](std::size_t i) -> const glide::Controller& {
     return collide ? set.controller(glide::CharacterId{static_cast<std::uint32_t>(i)}) : *alone[i];
   };
+  auto next_frame = std::chrono::steady_clock::now();
   const auto frame = [&] {
+    if (paced) {
+      std::this_thread::sleep_until(next_frame);
+      next_frame = std::chrono::steady_clock::now() + std::chrono::microseconds(16667);
+    }
     for (std::size_t i = 0; i < count; ++i) steering.steer(i, controller(i));
     const auto start = std::chrono::steady_clock::now();
     if (collide) {
@@ -162,6 +173,11 @@ void crowd(benchmark::State& state) {
   state.counters["us_per_update"] = 1e6 * seconds / (frames * static_cast<double>(count));
   state.counters["conflicts_per_frame"] = static_cast<double>(conflicts) / frames;
 }
+
+void crowd(benchmark::State& state) { crowd_frames(state, false, glide::JobThreads::k_default_spin_microseconds); }
+void crowd_paced(benchmark::State& state) { crowd_frames(state, true, glide::JobThreads::k_default_spin_microseconds); }
+// Paced, with the workers spinning through the frame (20 ms).
+void crowd_paced_spinning(benchmark::State& state) { crowd_frames(state, true, 20000); }
 
 void crowd_args(benchmark::internal::Benchmark* b) {
   for (const int count : {1000, 10000})
@@ -247,6 +263,18 @@ BENCHMARK(crowd_snapshot)
 BENCHMARK(crowd)
     ->ArgNames({"characters", "threads", "collision"})
     ->Apply(crowd_args)
+    ->Iterations(120)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(crowd_paced)
+    ->ArgNames({"characters", "threads", "collision"})
+    ->Apply(crowd_args)
+    ->Iterations(120)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(crowd_paced_spinning)
+    ->ArgNames({"characters", "threads", "collision"})
+    ->ArgsProduct({{1000, 10000}, {2}, {1, 0}})
     ->Iterations(120)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);

@@ -1,7 +1,9 @@
 #include <glide/controller/job_threads.hpp>
+#include <glide/error.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <utility>
 
 namespace glide {
@@ -28,7 +30,9 @@ void spin_while(int microseconds, Waiting waiting) {
 
 } // namespace
 
-JobThreads::JobThreads(unsigned threads) {
+JobThreads::JobThreads(unsigned threads, int spin_microseconds) : spin_microseconds_(spin_microseconds) {
+  if (spin_microseconds < 0)
+    throw Error("JobThreads: spin_microseconds = " + std::to_string(spin_microseconds) + " must be >= 0 (µs)");
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   shares_ = std::make_unique<Share[]>(threads);
   workers_.reserve(threads - 1);
@@ -76,7 +80,7 @@ void JobThreads::work(unsigned self) {
       // A game calls again within microseconds (a crowd's update makes three calls a frame):
       // a short spin catches that without the sleep and wake-up.
       lock.unlock();
-      spin_while(k_spin_microseconds, [&] { return published_.load(std::memory_order_acquire) == seen; });
+      spin_while(spin_microseconds_, [&] { return published_.load(std::memory_order_acquire) == seen; });
       lock.lock();
     }
     wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -117,7 +121,7 @@ void JobThreads::parallel_for(std::size_t count, const std::function<void(std::s
   run_chunks(0);
   // The workers finish their last chunks within microseconds: a spin catches that where
   // sleeping until one wakes this thread took tens of them on a virtual machine.
-  spin_while(k_spin_microseconds, [&] { return busy_.load(std::memory_order_acquire) != 0; });
+  spin_while(k_default_spin_microseconds, [&] { return busy_.load(std::memory_order_acquire) != 0; });
   std::unique_lock lock(mutex_);
   done_.wait(lock, [&] { return busy_ == 0; });
   body_ = nullptr;

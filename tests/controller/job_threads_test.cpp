@@ -1,6 +1,7 @@
 // JobThreads: every index of a call runs exactly once, whatever the count, the thread count and
 // how soon the next call comes; a body's exception reaches the caller and leaves the pool usable.
 #include <glide/controller/job_threads.hpp>
+#include <glide/error.hpp>
 
 #include <doctest/doctest.h>
 
@@ -8,6 +9,7 @@
 #include <chrono>
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -67,5 +69,27 @@ TEST_CASE("a body's exception reaches the caller once every thread is done, and 
     CHECK(after_return.load() == 0);
     std::vector<std::atomic<int>> runs(5000);
     check_call(pool, 5000, runs);
+  }
+}
+
+TEST_CASE("a pool whose workers spin between calls for long, or not at all, runs every index once") {
+  std::vector<std::atomic<int>> runs(10007 + 64);
+  for (const int spin : {0, 20000}) {
+    CAPTURE(spin);
+    glide::JobThreads pool(2, spin);
+    for (int round = 0; round < 50; ++round)
+      for (const std::size_t count : {std::size_t{1}, std::size_t{33}, std::size_t{10007}})
+        check_call(pool, count, runs);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2)); // asleep (spin 0) or still spinning
+    check_call(pool, 1000, runs);
+  } // the destructor stops workers that spin
+}
+
+TEST_CASE("a negative spin is refused with its value") {
+  try {
+    glide::JobThreads pool(2, -1);
+    FAIL("constructed");
+  } catch (const glide::Error& e) {
+    CHECK(std::string(e.what()).find("spin_microseconds = -1") != std::string::npos);
   }
 }
