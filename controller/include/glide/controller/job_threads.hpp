@@ -29,9 +29,9 @@ public:
   /// `threads` in all, the caller included; 0 means std::thread::hardware_concurrency().
   /// `spin_microseconds` (>= 0): how long a worker spins for the next call before it sleeps.
   /// The default catches the calls of one update. A game that updates once a frame on a machine
-  /// where a sleeping thread takes long to wake (a virtual machine whose idle cores the host
-  /// takes back) can keep the workers spinning from one frame to the next, at the cost of their
-  /// cores: say 20,000 at 60 Hz. Throws glide::Error when negative.
+  /// where a sleeping worker wakes too late to help (the virtual machine of docs/performance.md)
+  /// can keep the workers spinning from one frame to the next, at the cost of their cores: say
+  /// 20,000 at 60 Hz. Throws glide::Error when negative.
   explicit JobThreads(unsigned threads = 0, int spin_microseconds = k_default_spin_microseconds);
   ~JobThreads();
   JobThreads(const JobThreads&) = delete;
