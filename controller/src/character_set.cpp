@@ -87,6 +87,12 @@ void prefetch(const Controller& k, std::size_t bytes = sizeof(Controller)) {
   for (std::size_t line = 0; line < bytes; line += 64) __builtin_prefetch(at + line);
 }
 
+// What a move reads and writes beyond its controller (its pieces held, its contact and trace
+// lists, all on the heap) is fetched one character later than the controller, whose pointers
+// to them are then in cache: among 10,000 characters, waiting on these reads took a fifth of
+// the frame.
+constexpr std::size_t k_prefetch_pieces_ahead = k_prefetch_ahead - 1; // (count)
+
 // What keep() writes of a result: its fields before the hits and the first hits.
 void prefetch_for_keep(MoveResult& r) {
   auto* at = reinterpret_cast<char*>(&r);
@@ -633,6 +639,11 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
         if (i + 2 * k_prefetch_ahead < end) __builtin_prefetch(&characters_[i + 2 * k_prefetch_ahead]);
         prefetch(*characters_[i + k_prefetch_ahead].controller);
         prefetch_for_keep(results_[i + k_prefetch_ahead]);
+      }
+      if (i + k_prefetch_pieces_ahead < end) {
+        const Controller& ahead = *characters_[i + k_prefetch_pieces_ahead].controller;
+        ahead.nearby_.prefetch();
+        __builtin_prefetch(ahead.trace_.iterations.data(), 1);
       }
       Controller& k = *characters_[i].controller;
       k.checkpoint(checkpoints_[i]);
