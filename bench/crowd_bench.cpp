@@ -179,6 +179,11 @@ void crowd_paced(benchmark::State& state) { crowd_frames(state, true, glide::Job
 // Paced, with the workers spinning through the frame (20 ms).
 void crowd_paced_spinning(benchmark::State& state) { crowd_frames(state, true, 20000); }
 
+// What every crowd row shares: its arguments' names, 120 timed frames, manual time.
+void crowd_rows(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"characters", "threads", "collision"})->Iterations(120)->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
 void crowd_args(benchmark::internal::Benchmark* b) {
   for (const int count : {1000, 10000})
     for (const int threads : {1, 2})
@@ -260,22 +265,7 @@ BENCHMARK(crowd_snapshot)
     ->ArgNames({"characters", "restore"})
     ->ArgsProduct({{1000, 10000}, {0, 1}})
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK(crowd)
-    ->ArgNames({"characters", "threads", "collision"})
-    ->Apply(crowd_args)
-    ->Iterations(120)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(crowd_paced)
-    ->ArgNames({"characters", "threads", "collision"})
-    ->Apply(crowd_args)
-    ->Iterations(120)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(crowd_paced_spinning)
-    ->ArgNames({"characters", "threads", "collision"})
-    ->ArgsProduct({{1000, 10000}, {2}, {1, 0}})
-    ->Iterations(120)
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(crowd)->Apply(crowd_rows)->Apply(crowd_args);
+BENCHMARK(crowd_paced)->Apply(crowd_rows)->Apply(crowd_args);
+BENCHMARK(crowd_paced_spinning)->Apply(crowd_rows)->ArgsProduct({{1000, 10000}, {2}, {1, 0}});
 BENCHMARK_MAIN();
