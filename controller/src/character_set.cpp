@@ -640,11 +640,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
         prefetch(*characters_[i + k_prefetch_ahead].controller);
         prefetch_for_keep(results_[i + k_prefetch_ahead]);
       }
-      if (i + k_prefetch_pieces_ahead < end) {
-        const Controller& ahead = *characters_[i + k_prefetch_pieces_ahead].controller;
-        ahead.nearby_.prefetch();
-        __builtin_prefetch(ahead.trace_.iterations.data(), 1);
-      }
+      if (i + k_prefetch_pieces_ahead < end) characters_[i + k_prefetch_pieces_ahead].controller->prefetch_move_data();
       Controller& k = *characters_[i].controller;
       k.checkpoint(checkpoints_[i]);
       const std::size_t at = i - begin;

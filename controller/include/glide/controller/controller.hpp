@@ -200,6 +200,12 @@ private:
            (!listener_ || listener_->validate_character(other));
   }
   void pick_characters();
+  /// Asks the CPU to fetch what a move reads and writes beyond this object, all on the heap:
+  /// the pieces held, the contact list and the trace (for a crowd, a character ahead).
+  void prefetch_move_data() const {
+    nearby_.prefetch();
+    __builtin_prefetch(trace_.iterations.data(), 1);
+  }
   void rebase(); // follow_origin's work
   /// Throws glide::Error, before anything changes, for a move Controller::move refuses.
   void check_move(const glm::vec3& velocity, float dt) const;
