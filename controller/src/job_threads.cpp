@@ -109,9 +109,11 @@ void JobThreads::parallel_for(std::size_t count, const std::function<void(std::s
     // leave the others idle at the end; taking one costs an atomic add.
     const unsigned n = threads();
     chunk_ = std::max<std::size_t>(1, count / (k_chunks_per_thread * n));
+    // Equal shares, the first count % n one longer; share t ends where share t + 1 starts.
+    const auto start = [&](unsigned t) { return count / n * t + std::min<std::size_t>(t, count % n); };
     for (unsigned t = 0; t < n; ++t) {
-      shares_[t].next.store(count / n * t + std::min<std::size_t>(t, count % n), std::memory_order_relaxed);
-      shares_[t].end = count / n * (t + 1) + std::min<std::size_t>(t + 1, count % n);
+      shares_[t].next.store(start(t), std::memory_order_relaxed);
+      shares_[t].end = start(t + 1);
     }
     error_ = nullptr;
     ++generation_;
