@@ -67,8 +67,12 @@ ConvexHull::ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettin
     bounds_max_ = glm::max(bounds_max_, v);
   }
 
-  for (const detail::HullTriangle& t : hull.triangles)
+  std::vector<glm::dvec3> normals;
+  for (const detail::HullTriangle& t : hull.triangles) {
     faces_.push_back({t.vertices, glm::vec3(t.normal), static_cast<float>(t.offset)});
+    normals.push_back(t.normal);
+  }
+  if (dimension_ == 3) planes_ = detail::make_hull_planes(vertices_, normals);
 
   // Adjacency: every surface edge a -> b appears once per orientation, so each end gets the
   // other once. A flat hull links its polygon's sides only (its fans add diagonals).

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <glide/gjk/detail/fp_exact.hpp>
+#include <glide/gjk/detail/hull_planes.hpp>
 #include <glide/gjk/detail/hull_scan.hpp>
 #include <glide/gjk/detail/vec4.hpp>
 #include <glide/gjk/shapes.hpp>
@@ -133,6 +134,10 @@ public:
   /// Whether support(dir, hint) hill-climbs (ConvexHullSettings::warm_hill_climb_min_vertices).
   bool uses_warm_hill_climbing() const { return climb_warm_; }
 
+  /// The faces as planes, for queries answered without GJK (internal use); no blocks for flat
+  /// hulls and hulls of more than detail::HullPlanes::k_max_planes planes.
+  const detail::HullPlanes& planes() const { return planes_; }
+
   /// Axis-aligned bounds of the vertices (m, local space).
   glm::vec3 bounds_min() const { return bounds_min_; }
   glm::vec3 bounds_max() const { return bounds_max_; }
@@ -157,6 +162,7 @@ private:
   std::vector<float> scan_;
   std::vector<float> climb_x_, climb_y_, climb_z_; ///< the same, one array per axis, for climbing
   std::vector<HullFace> faces_;
+  detail::HullPlanes planes_;
   std::vector<std::uint32_t> neighbor_begin_; ///< CSR offsets into neighbors_, one per vertex plus one
   std::vector<std::uint32_t> neighbors_;
   /// Cold hill-climb starts: the vertex extreme along each of the cube's 26 face, edge and

@@ -8,6 +8,7 @@
 #include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/detail/gjk_precise.hpp>
 #include <glide/gjk/detail/gjk_support.hpp>
+#include <glide/gjk/detail/hull_planes.hpp>
 #include <glide/gjk/shapes.hpp>
 #include <glide/gjk/simplex.hpp>
 #include <glide/gjk/status.hpp>
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 GLIDE_GJK_FP_EXACT_BEGIN
 
@@ -278,6 +280,42 @@ template <class A, class B>
   return true;
 }
 
+/// A core distance made a distance between the rounded shapes: shorter by the radii (at
+/// least 0), the points moved out along the normal.
+inline DistanceResult with_radii(DistanceResult result, float ra, float rb) {
+  if (result.distance > 0.f) {
+    result.point_a -= result.normal * ra;
+    result.point_b += result.normal * rb;
+    result.distance = std::max(0.f, result.distance - ra - rb);
+  }
+  return result;
+}
+
+template <class A, class B>
+inline constexpr bool has_planes = (std::is_same_v<A, Segment> ||
+                                    std::is_same_v<A, Point>)&&std::is_same_v<B, ConvexHull>;
+
+/// A segment (or point) deep inside a small solid hull, found by its face planes without GJK
+/// (detail/hull_planes.hpp): the overlap's answer.
+template <class A, class B>
+[[gnu::always_inline]] inline bool overlap_by_planes(const A& a, const B& b, DistanceResult& result) {
+  if constexpr (has_planes<A, B>) {
+    if (b.planes().blocks.empty()) return false;
+    glm::vec3 common;
+    bool inside;
+    if constexpr (std::is_same_v<A, Segment>)
+      inside = segment_inside_planes(b.planes(), a.a, a.b, common);
+    else
+      inside = segment_inside_planes(b.planes(), a.position, a.position, common);
+    if (!inside) return false;
+    result = {};
+    result.point_a = result.point_b = common;
+    return true;
+  } else {
+    return false;
+  }
+}
+
 /// GJK on the cores, the radii ra and rb (checked by the caller) applied to the result here:
 /// applied by the caller, its reads of the fields just stored by this call each waited on a
 /// failed store-to-load forwarding (about 5 % of an 8-vertex query).
@@ -285,6 +323,14 @@ template <class A, class B>
 [[gnu::aligned(64)]] DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& settings,
                                                  SimplexCache* cache, float ra, float rb) {
   if (!valid_settings(settings)) return invalid_result(cache);
+  // A warm start is cheaper than the planes: they are asked on cold queries only.
+  if (!(cache && cache->valid)) {
+    DistanceResult known;
+    if (overlap_by_planes(a, b, known)) {
+      if (cache) cache->valid = false;
+      return with_radii(known, ra, rb);
+    }
+  }
 
   SupportCursor<A> support_a{a};
   SupportCursor<B> support_b{b};
@@ -390,12 +436,7 @@ template <class A, class B>
     cache->indexed = IndexedSupport<A> && IndexedSupport<B>;
     cache->valid = true;
   }
-  if (result.distance > 0.f) {
-    result.point_a -= result.normal * ra;
-    result.point_b += result.normal * rb;
-    result.distance = std::max(0.f, result.distance - ra - rb);
-  }
-  return result;
+  return with_radii(result, ra, rb);
 }
 
 } // namespace detail

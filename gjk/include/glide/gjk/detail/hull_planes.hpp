@@ -1,0 +1,142 @@
+#pragma once
+
+// A small solid hull's faces as planes, which find a segment's overlap with the hull without
+// GJK: clipped to the planes, the part of the segment inside them all. Distance GJK needs a
+// tetrahedron around the origin to prove an overlap, its slowest case (three iterations and
+// more); the planes take a tenth of that. Only deep overlaps are answered (by a margin far
+// above rounding); shallow ones are left to GJK. Inline: it runs before GJK's loop, in the
+// library's instantiation of the query (builtin_shapes.hpp).
+
+#include <glide/gjk/detail/fp_exact.hpp>
+#include <glide/gjk/detail/vec4.hpp>
+
+#include <glm/ext/vector_double3.hpp>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+GLIDE_GJK_FP_EXACT_BEGIN
+
+namespace glide::gjk::detail {
+
+/// Four planes, inside where nx x + ny y + nz z <= offset (x relative to the hull's centre).
+struct PlaneBlock {
+  F4 nx, ny, nz, offset;
+};
+
+struct HullPlanes {
+  /// Hulls with more planes than this keep none: the clipping pass would cost more than the
+  /// GJK iterations it saves.
+  static constexpr std::uint32_t k_max_planes = 64;
+
+  std::vector<PlaneBlock> blocks; ///< empty: no planes kept (flat or large hulls)
+  F4 center{};                    ///< the planes' origin (m), as (x, y, z, 0)
+  /// How far inside the planes a point must be to count as inside the hull (m): 1e-5 of the
+  /// hull's radius, far above the planes' rounding.
+  float margin = 0.f;
+};
+
+/// The planes of a solid hull's triangles (their outward unit normals, in double): coplanar
+/// ones merged, each offset the largest of the vertices' so that no vertex lies outside it.
+HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, std::span<const glm::dvec3> normals);
+
+namespace planes {
+
+#if defined(__SSE2__)
+inline __m128 m(F4 v) { return reinterpret_cast<__m128>(v); }
+inline F4 f(__m128 v) { return reinterpret_cast<F4>(v); }
+inline F4 min(F4 a, F4 b) { return f(_mm_min_ps(m(a), m(b))); }
+inline F4 max(F4 a, F4 b) { return f(_mm_max_ps(m(a), m(b))); }
+inline int lanes(I4 mask) { return _mm_movemask_ps(reinterpret_cast<__m128>(mask)); }
+template <int lane>
+inline F4 broadcast(F4 v) {
+  return f(permute<_MM_SHUFFLE(lane, lane, lane, lane)>(m(v)));
+}
+#else
+inline F4 min(F4 a, F4 b) {
+  return F4{a[0] < b[0] ? a[0] : b[0], a[1] < b[1] ? a[1] : b[1], a[2] < b[2] ? a[2] : b[2], a[3] < b[3] ? a[3] : b[3]};
+}
+inline F4 max(F4 a, F4 b) {
+  return F4{a[0] > b[0] ? a[0] : b[0], a[1] > b[1] ? a[1] : b[1], a[2] > b[2] ? a[2] : b[2], a[3] > b[3] ? a[3] : b[3]};
+}
+inline int lanes(I4 mask) { return (mask[0] & 1) | (mask[1] & 2) | (mask[2] & 4) | (mask[3] & 8); }
+template <int lane>
+inline F4 broadcast(F4 v) {
+  return splat(v[lane]);
+}
+#endif
+
+/// v where the mask is set, +0 elsewhere.
+inline F4 masked(I4 mask, F4 v) { return reinterpret_cast<F4>(mask & reinterpret_cast<I4>(v)); }
+
+/// The largest lane, in every lane.
+#if defined(__SSE2__)
+inline F4 highest(F4 v) {
+  const F4 h = max(v, f(permute<_MM_SHUFFLE(1, 0, 3, 2)>(m(v))));
+  return max(h, f(permute<_MM_SHUFFLE(2, 3, 0, 1)>(m(h))));
+}
+#else
+inline F4 highest(F4 v) { return splat(std::max(std::max(v[0], v[1]), std::max(v[2], v[3]))); }
+#endif
+
+/// Signed heights of a point (coordinates broadcast) above four planes.
+inline F4 heights(const PlaneBlock& p, F4 x, F4 y, F4 z) { return (p.nx * x + p.ny * y) + p.nz * z - p.offset; }
+
+/// Whether `point` is at least `margin` inside every plane.
+inline bool inside_all(const PlaneBlock* blocks, int count, F4 point, float margin) {
+  const F4 x = broadcast<0>(point), y = broadcast<1>(point), z = broadcast<2>(point), limit = splat(-margin);
+  I4 outside{};
+  for (int k = 0; k < count; ++k) outside |= heights(blocks[k], x, y, z) > limit;
+  return lanes(outside) == 0;
+}
+
+} // namespace planes
+
+/// A common point of the segment (a, b) and the hull, at least the hull's margin inside it:
+/// the middle of the part of the segment that lies that deep inside every plane (Cyrus–Beck clipping).
+/// False when there is none, or the segment is not finite.
+[[gnu::always_inline]] inline bool segment_inside_planes(const HullPlanes& hull, const glm::vec3& a, const glm::vec3& b,
+                                                         glm::vec3& common) {
+  using namespace planes;
+  const F4 ac = load(a) - hull.center, bc = load(b) - hull.center;
+  // Non-finite or huge coordinates are GJK's to refuse; below 1e18 no height overflows.
+  const I4 magnitude = I4{} + std::numeric_limits<std::int32_t>::max();
+  const F4 limit = splat(1e18f); // NaN compares false
+  if (lanes((masked(magnitude, ac) < limit) & (masked(magnitude, bc) < limit)) != 0xF) return false;
+  const F4 ax = broadcast<0>(ac), ay = broadcast<1>(ac), az = broadcast<2>(ac);
+  const F4 bx = broadcast<0>(bc), by = broadcast<1>(bc), bz = broadcast<2>(bc);
+  const F4 margin = splat(hull.margin), zero{};
+  const PlaneBlock* blocks = hull.blocks.data();
+  const int count = static_cast<int>(hull.blocks.size());
+  // First the cheap test most segments that miss the hull fail: both ends outside one
+  // plane shrunk by the margin, i.e. the nearer end's height above it over -margin.
+  F4 nearer = splat(-std::numeric_limits<float>::max());
+  for (int k = 0; k < count; ++k)
+    nearer = max(nearer, min(heights(blocks[k], ax, ay, az), heights(blocks[k], bx, by, bz)));
+  if (highest(nearer)[0] > -hull.margin) return false;
+  // The part of the segment inside each shrunk plane: from where it enters to where it
+  // leaves (as 1 - t, so that both ends are maxima).
+  F4 enter = zero, exit = zero;
+  for (int k = 0; k < count; ++k) {
+    const F4 ea = heights(blocks[k], ax, ay, az) + margin, eb = heights(blocks[k], bx, by, bz) + margin;
+    const I4 out_a = ea > zero, out_b = eb > zero;
+    const F4 t = ea / (ea - eb);
+    enter = max(enter, masked(out_a & ~out_b, t));
+    exit = max(exit, masked(out_b & ~out_a, splat(1.f) - t));
+  }
+  const F4 t_enter = highest(enter), t_exit = splat(1.f) - highest(exit);
+  if (!(t_enter[0] <= t_exit[0])) return false;
+  const F4 t = splat(0.5f) * (t_enter + t_exit);
+  if (!inside_all(blocks, count, ac + t * (bc - ac), 0.5f * hull.margin)) return false;
+  common = a + t[0] * (b - a);
+  return true;
+}
+
+} // namespace glide::gjk::detail
+
+GLIDE_GJK_FP_EXACT_END

@@ -1,0 +1,197 @@
+// A small hull's face planes (detail/hull_planes.hpp), which answer a segment's or a point's
+// deep overlap with the hull before GJK: the planes themselves, and the answers against the
+// double-precision oracle on random, boxy, flattened and far-away hulls at 1e-3 to 1e3 m.
+#include "gjk_oracle.hpp"
+
+#include <glide/gjk/convex_hull.hpp>
+#include <glide/gjk/distance.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+using namespace glide::gjk;
+using glide::test::oracle_distance;
+using glide::test::random_unit;
+
+namespace {
+
+struct Plane {
+  glm::dvec3 normal;
+  double offset;
+};
+
+/// The planes a hull keeps (the padding of the last block left out).
+std::vector<Plane> kept_planes(const ConvexHull& hull) {
+  std::vector<Plane> out;
+  for (const detail::PlaneBlock& b : hull.planes().blocks)
+    for (int i = 0; i < 4; ++i)
+      if (b.offset[i] != std::numeric_limits<float>::max()) out.push_back({{b.nx[i], b.ny[i], b.nz[i]}, b.offset[i]});
+  return out;
+}
+
+glm::dvec3 center_of(const ConvexHull& hull) {
+  const detail::F4 c = hull.planes().center;
+  return {c[0], c[1], c[2]};
+}
+
+/// A planes' answer: an overlap found before GJK's first iteration.
+bool answered_by_planes(const DistanceResult& r) { return r.overlapping() && r.iterations == 0; }
+
+} // namespace
+
+TEST_CASE("a box keeps its six face planes; every vertex of a random hull is inside its planes") {
+  const ConvexHull box = ConvexHull::box({1.f, 2.f, 3.f});
+  const std::vector<Plane> planes = kept_planes(box);
+  REQUIRE(planes.size() == 6);
+  for (const Plane& p : planes) {
+    const glm::dvec3 a = glm::abs(p.normal);
+    CHECK(std::max(a.x, std::max(a.y, a.z)) == 1.0);
+    CHECK(p.offset == doctest::Approx(glm::dot(a, glm::dvec3(1.0, 2.0, 3.0))).epsilon(1e-7));
+  }
+  CHECK(box.planes().margin == doctest::Approx(1e-5 * std::sqrt(14.0)).epsilon(1e-6));
+
+  std::mt19937 rng(11);
+  for (int h = 0; h < 200; ++h) {
+    std::vector<glm::vec3> points;
+    const int n = 4 + h % 21;
+    for (int i = 0; i < n; ++i)
+      points.push_back(random_unit(rng) * glm::vec3(1.f, 0.5f, 2.f) + glm::vec3(5e3f, 0.f, 1.f));
+    const ConvexHull hull(points);
+    const std::vector<Plane> kept = kept_planes(hull);
+    REQUIRE(!kept.empty());
+    CHECK(kept.size() <= hull.faces().size());
+    for (const Plane& p : kept) {
+      CHECK(glm::length(p.normal) == doctest::Approx(1.0).epsilon(1e-6));
+      for (const glm::vec3& v : hull.vertices()) CHECK(glm::dot(p.normal, glm::dvec3(v) - center_of(hull)) <= p.offset);
+    }
+  }
+}
+
+TEST_CASE("flat hulls and hulls of more than 64 planes keep none, and GJK answers alone") {
+  const std::vector<glm::vec3> square{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+  CHECK(ConvexHull(square).planes().blocks.empty());
+  std::mt19937 rng(5);
+  std::vector<glm::vec3> sphere;
+  for (int i = 0; i < 64; ++i) sphere.push_back(random_unit(rng));
+  const ConvexHull round(sphere);
+  CHECK(round.faces().size() > 64);
+  CHECK(round.planes().blocks.empty());
+  const DistanceResult r = distance(Segment{{-2.f, 0.f, 0.f}, {2.f, 0.f, 0.f}}, round);
+  CHECK(r.overlapping());
+  CHECK(r.iterations > 0);
+}
+
+TEST_CASE("a segment or point through a box: a common point, with no GJK iteration") {
+  const ConvexHull box = ConvexHull::box({1.f, 1.f, 1.f});
+  const DistanceResult through = distance(Segment{{-3.f, 0.2f, 0.1f}, {3.f, 0.2f, 0.1f}}, box);
+  CHECK(answered_by_planes(through));
+  CHECK(through.point_a == through.point_b);
+  CHECK(through.point_a.y == 0.2f);
+  CHECK(std::abs(through.point_a.x) < 1.f);
+  CHECK(through.normal == glm::vec3(0.f));
+  CHECK(answered_by_planes(distance(Point{{0.3f, -0.9f, 0.5f}}, box)));
+  CHECK(answered_by_planes(distance(Capsule{{{0.f, -0.5f, 0.f}, {0.f, 0.5f, 0.f}}, 0.4f}, box)));
+
+  // Less than the margin (1e-5 of the radius) inside: GJK decides, and finds the overlap.
+  const DistanceResult shallow = distance(Segment{{1.f - 1e-6f, -3.f, 0.f}, {1.f - 1e-6f, 3.f, 0.f}}, box);
+  CHECK(shallow.overlapping());
+  CHECK(shallow.iterations > 0);
+  // Outside: not the planes' to answer.
+  const DistanceResult apart = distance(Segment{{1.5f, -3.f, 0.f}, {1.5f, 3.f, 0.f}}, box);
+  CHECK(apart.distance == doctest::Approx(0.5f));
+
+  // Non-finite input stays GJK's to refuse.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK(distance(Segment{{nan, 0.f, 0.f}, {0.f, 0.f, 0.f}}, box).status == Status::invalid_input);
+  CHECK(distance(Segment{{1e30f, 0.f, 0.f}, {-1e30f, 0.f, 0.f}}, box).status == Status::invalid_input);
+}
+
+TEST_CASE("the planes are asked on cold queries only, and leave a given cache invalid") {
+  const ConvexHull box = ConvexHull::box({1.f, 1.f, 1.f});
+  const Segment through{{-3.f, 0.f, 0.f}, {3.f, 0.f, 0.f}};
+  SimplexCache cache;
+  CHECK(answered_by_planes(distance(through, box, {}, &cache)));
+  CHECK(!cache.valid);
+  // Warm: GJK from the cached simplex of a query apart, then through.
+  distance(Segment{{-3.f, 2.f, 0.f}, {3.f, 2.f, 0.f}}, box, {}, &cache);
+  REQUIRE(cache.valid);
+  const DistanceResult warm = distance(through, box, {}, &cache);
+  CHECK(warm.overlapping());
+  CHECK(warm.iterations > 0);
+}
+
+TEST_CASE("overlaps by planes against the oracle: random, boxy, flattened and far hulls, grazing segments") {
+  std::mt19937 rng(2024);
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  int by_planes = 0, wrong = 0;
+  constexpr int k_cases = 4000;
+  for (int c = 0; c < k_cases; ++c) {
+    const float scale = std::pow(10.f, -3.f + 6.f * u(rng));
+    const glm::vec3 origin = c % 4 == 0 ? random_unit(rng) * 1e4f : random_unit(rng) * scale;
+    std::vector<glm::vec3> points;
+    const int n = 4 + static_cast<int>(rng() % 21);
+    const int family = c % 4;
+    glm::vec3 stretch{1.f};
+    if (family == 1) stretch = {1.f, 1.f, 1e-3f}; // a thin slab
+    if (family == 2) stretch = {1.f, 0.2f + u(rng), 3.f * u(rng) + 0.1f};
+    for (int i = 0; i < n; ++i) {
+      glm::vec3 p = random_unit(rng) * stretch;
+      if (family == 3 && i % 3 == 0)
+        p = points.empty() ? p : (points.back() - origin) / scale + 1e-7f * random_unit(rng);
+      points.push_back(origin + p * scale);
+    }
+    const ConvexHull hull(points);
+    if (hull.dimension() < 3) continue;
+    const std::vector<glm::dvec3> vertices = glide::test::to_double(hull.vertices());
+
+    // Through a random interior point, or placed across the surface by -1e-3 .. +1e-3 of the scale.
+    glm::dvec3 inner(0.0);
+    double total = 0.0;
+    for (const glm::dvec3& v : vertices) {
+      const double w = u(rng);
+      inner += w * v;
+      total += w;
+    }
+    const glm::vec3 mid(inner / total);
+    const glm::vec3 half = random_unit(rng) * (scale * (c % 7 == 0 ? 0.f : 2.f * u(rng)));
+    Segment s{mid - half, mid + half};
+    if (c % 3 == 0) {
+      const glide::test::OracleResult o =
+          oracle_distance(std::vector<glm::dvec3>{glm::dvec3(s.a) + glm::dvec3(0, 0, 4.0 * scale),
+                                                  glm::dvec3(s.b) + glm::dvec3(0, 0, 4.0 * scale)},
+                          vertices);
+      const double target = scale * std::pow(10.0, -6.0 + 3.0 * u(rng)) * (rng() % 2 ? 1.0 : -1.0);
+      const glm::vec3 shift = glm::vec3(glm::dvec3(0, 0, 4.0 * scale) + o.normal * (target - o.distance));
+      s = {s.a + shift, s.b + shift};
+    }
+    const DistanceResult r = distance(s, hull);
+    const glide::test::OracleResult truth =
+        oracle_distance(std::vector<glm::dvec3>{glm::dvec3(s.a), glm::dvec3(s.b)}, vertices);
+    const double hull_scale = [&] {
+      glm::dvec3 centroid(0.0);
+      for (const glm::dvec3& v : vertices) centroid += v;
+      centroid /= double(vertices.size());
+      double r2 = 0.0;
+      for (const glm::dvec3& v : vertices) r2 = std::max(r2, glm::length(v - centroid));
+      return std::max(r2, 0.5 * glm::length(glm::dvec3(s.b) - glm::dvec3(s.a)));
+    }();
+    if (truth.distance >= 1e-5 * hull_scale && r.overlapping()) ++wrong;
+    if (!answered_by_planes(r)) continue;
+    ++by_planes;
+    // The common point: the same on both, on the segment and in the hull, up to the float
+    // spacing of the coordinates.
+    const double spacing = 4e-7 * (std::abs(origin.x) + std::abs(origin.y) + std::abs(origin.z) + scale);
+    const glm::dvec3 common(r.point_a);
+    CHECK(r.point_a == r.point_b);
+    CHECK(glide::test::point_segment_distance(common, glm::dvec3(s.a), glm::dvec3(s.b)) <= spacing);
+    const double outside = oracle_distance(std::vector<glm::dvec3>{common}, vertices).distance;
+    CHECK(outside <= 1e-6 * hull_scale + spacing);
+    CHECK(truth.distance <= 1e-6 * hull_scale);
+  }
+  CHECK(wrong == 0);
+  CHECK(by_planes > k_cases / 4); // the path is exercised
+}
