@@ -5,6 +5,7 @@
 
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/distance.hpp>
+#include <glide/gjk/intersect.hpp>
 
 #include <doctest/doctest.h>
 
@@ -100,9 +101,13 @@ TEST_CASE("a segment or point through a box: a common point, with no GJK iterati
   const DistanceResult shallow = distance(Segment{{1.f - 1e-6f, -3.f, 0.f}, {1.f - 1e-6f, 3.f, 0.f}}, box);
   CHECK(shallow.overlapping());
   CHECK(shallow.iterations > 0);
-  // Outside: not the planes' to answer.
-  const DistanceResult apart = distance(Segment{{1.5f, -3.f, 0.f}, {1.5f, 3.f, 0.f}}, box);
-  CHECK(apart.distance == doctest::Approx(0.5f));
+  // Outside: not the planes' to answer for distance; intersect's "apart".
+  const Segment outside{{1.5f, -3.f, 0.f}, {1.5f, 3.f, 0.f}};
+  CHECK(distance(outside, box).distance == doctest::Approx(0.5f));
+  CHECK(!intersect(outside, box));
+  CHECK(intersect(Segment{{0.5f, -3.f, 0.f}, {0.5f, 3.f, 0.f}}, box));
+  CHECK(intersect(Segment{{1.f + 1e-6f, -3.f, 0.f}, {1.f + 1e-6f, 3.f, 0.f}}, box) ==
+        distance(Segment{{1.f + 1e-6f, -3.f, 0.f}, {1.f + 1e-6f, 3.f, 0.f}}, box).overlapping());
 
   // Non-finite input stays GJK's to refuse.
   const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -125,6 +130,7 @@ TEST_CASE("the planes are asked on cold queries only, and leave a given cache in
 }
 
 TEST_CASE("overlaps by planes against the oracle: random, boxy, flattened and far hulls, grazing segments") {
+  // Distance and intersect both; the common points of the planes' answers checked too.
   std::mt19937 rng(2024);
   std::uniform_real_distribution<float> u(0.f, 1.f);
   int by_planes = 0, wrong = 0;
@@ -179,7 +185,11 @@ TEST_CASE("overlaps by planes against the oracle: random, boxy, flattened and fa
       for (const glm::dvec3& v : vertices) r2 = std::max(r2, glm::length(v - centroid));
       return std::max(r2, 0.5 * glm::length(glm::dvec3(s.b) - glm::dvec3(s.a)));
     }();
-    if (truth.distance >= 1e-5 * hull_scale && r.overlapping()) ++wrong;
+    // Distance and the boolean query (which the planes also answer when both ends lie beyond
+    // one plane) against the truth, outside the contract's 1e-5 × scale band.
+    const bool touching = intersect(s, hull);
+    if (truth.distance >= 1e-5 * hull_scale && (r.overlapping() || touching)) ++wrong;
+    if (truth.distance == 0.0 && truth.overlap_depth > 1e-5 * hull_scale && !(r.overlapping() && touching)) ++wrong;
     if (!answered_by_planes(r)) continue;
     ++by_planes;
     // The common point: the same on both, on the segment and in the hull, up to the float

@@ -295,24 +295,18 @@ template <class A, class B>
 inline constexpr bool has_planes = (std::is_same_v<A, Segment> ||
                                     std::is_same_v<A, Point>)&&std::is_same_v<B, ConvexHull>;
 
-/// A segment (or point) deep inside a small solid hull, found by its face planes without GJK
-/// (detail/hull_planes.hpp): the overlap's answer.
-template <class A, class B>
-[[gnu::always_inline]] inline bool overlap_by_planes(const A& a, const B& b, DistanceResult& result) {
+/// What a small solid hull's face planes tell of a segment (or point) and the hull, without
+/// GJK (detail/hull_planes.hpp); `common` is set when it is inside.
+template <bool tell_apart, class A, class B>
+[[gnu::always_inline]] inline PlaneVerdict planes_verdict(const A& a, const B& b, glm::vec3& common) {
   if constexpr (has_planes<A, B>) {
-    if (b.planes().blocks.empty()) return false;
-    glm::vec3 common;
-    bool inside;
+    if (b.planes().blocks.empty()) return PlaneVerdict::unknown;
     if constexpr (std::is_same_v<A, Segment>)
-      inside = segment_inside_planes(b.planes(), a.a, a.b, common);
+      return segment_against_planes<tell_apart>(b.planes(), a.a, a.b, common);
     else
-      inside = segment_inside_planes(b.planes(), a.position, a.position, common);
-    if (!inside) return false;
-    result = {};
-    result.point_a = result.point_b = common;
-    return true;
+      return segment_against_planes<tell_apart>(b.planes(), a.position, a.position, common);
   } else {
-    return false;
+    return PlaneVerdict::unknown;
   }
 }
 
@@ -325,10 +319,12 @@ template <class A, class B>
   if (!valid_settings(settings)) return invalid_result(cache);
   // A warm start is cheaper than the planes: they are asked on cold queries only.
   if (!(cache && cache->valid)) {
-    DistanceResult known;
-    if (overlap_by_planes(a, b, known)) {
+    glm::vec3 common;
+    if (planes_verdict<false>(a, b, common) == PlaneVerdict::inside) {
       if (cache) cache->valid = false;
-      return with_radii(known, ra, rb);
+      DistanceResult overlap;
+      overlap.point_a = overlap.point_b = common;
+      return overlap;
     }
   }
 

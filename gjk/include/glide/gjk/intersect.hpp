@@ -133,6 +133,9 @@ private:
 
 template <class A, class B>
 bool gjk_intersect(const A& a, const B& b, int max_iterations) {
+  glm::vec3 common;
+  const PlaneVerdict planes = planes_verdict<true>(a, b, common); // a small hull's planes (distance.hpp)
+  if (planes != PlaneVerdict::unknown) return planes == PlaneVerdict::inside;
   SupportCursor<A> support_a{a};
   SupportCursor<B> support_b{b};
   BooleanSimplex simplex;

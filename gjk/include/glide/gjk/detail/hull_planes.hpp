@@ -97,28 +97,40 @@ inline bool inside_all(const PlaneBlock* blocks, int count, F4 point, float marg
 
 } // namespace planes
 
-/// A common point of the segment (a, b) and the hull, at least the hull's margin inside it:
-/// the middle of the part of the segment that lies that deep inside every plane (Cyrus–Beck clipping).
-/// False when there is none, or the segment is not finite.
-[[gnu::always_inline]] inline bool segment_inside_planes(const HullPlanes& hull, const glm::vec3& a, const glm::vec3& b,
-                                                         glm::vec3& common) {
+/// What the planes tell of a segment and the hull.
+enum class PlaneVerdict {
+  unknown, ///< GJK's to decide
+  inside,  ///< a part of the segment lies at least the margin inside the hull
+  apart,   ///< both ends lie at least the margin outside one plane: no common point
+};
+
+/// Clips the segment (a, b) to the hull's planes (Cyrus–Beck). Inside: `common` is the middle
+/// of the part of the segment at least the margin inside every plane. Apart only when asked
+/// for (a distance query needs GJK either way, and the extra test is a branch to mispredict).
+/// Unknown for a segment that is not finite.
+template <bool tell_apart>
+[[gnu::always_inline]] inline PlaneVerdict segment_against_planes(const HullPlanes& hull, const glm::vec3& a,
+                                                                  const glm::vec3& b, glm::vec3& common) {
   using namespace planes;
   const F4 ac = load(a) - hull.center, bc = load(b) - hull.center;
   // Non-finite or huge coordinates are GJK's to refuse; below 1e18 no height overflows.
   const I4 magnitude = I4{} + std::numeric_limits<std::int32_t>::max();
   const F4 limit = splat(1e18f); // NaN compares false
-  if (lanes((masked(magnitude, ac) < limit) & (masked(magnitude, bc) < limit)) != 0xF) return false;
+  if (lanes((masked(magnitude, ac) < limit) & (masked(magnitude, bc) < limit)) != 0xF) return PlaneVerdict::unknown;
   const F4 ax = broadcast<0>(ac), ay = broadcast<1>(ac), az = broadcast<2>(ac);
   const F4 bx = broadcast<0>(bc), by = broadcast<1>(bc), bz = broadcast<2>(bc);
   const F4 margin = splat(hull.margin), zero{};
   const PlaneBlock* blocks = hull.blocks.data();
   const int count = static_cast<int>(hull.blocks.size());
-  // First the cheap test most segments that miss the hull fail: both ends outside one
-  // plane shrunk by the margin, i.e. the nearer end's height above it over -margin.
+  // First the cheap test most segments that miss the hull fail: both ends outside one plane
+  // shrunk by the margin, i.e. the nearer end's height above it over -margin (over +margin:
+  // apart).
   F4 nearer = splat(-std::numeric_limits<float>::max());
   for (int k = 0; k < count; ++k)
     nearer = max(nearer, min(heights(blocks[k], ax, ay, az), heights(blocks[k], bx, by, bz)));
-  if (highest(nearer)[0] > -hull.margin) return false;
+  const float top = highest(nearer)[0];
+  if (tell_apart && top > hull.margin) return PlaneVerdict::apart;
+  if (top > -hull.margin) return PlaneVerdict::unknown;
   // The part of the segment inside each shrunk plane: from where it enters to where it
   // leaves (as 1 - t, so that both ends are maxima).
   F4 enter = zero, exit = zero;
@@ -130,11 +142,11 @@ inline bool inside_all(const PlaneBlock* blocks, int count, F4 point, float marg
     exit = max(exit, masked(out_b & ~out_a, splat(1.f) - t));
   }
   const F4 t_enter = highest(enter), t_exit = splat(1.f) - highest(exit);
-  if (!(t_enter[0] <= t_exit[0])) return false;
+  if (!(t_enter[0] <= t_exit[0])) return PlaneVerdict::unknown;
   const F4 t = splat(0.5f) * (t_enter + t_exit);
-  if (!inside_all(blocks, count, ac + t * (bc - ac), 0.5f * hull.margin)) return false;
+  if (!inside_all(blocks, count, ac + t * (bc - ac), 0.5f * hull.margin)) return PlaneVerdict::unknown;
   common = a + t[0] * (b - a);
-  return true;
+  return PlaneVerdict::inside;
 }
 
 } // namespace glide::gjk::detail
