@@ -68,11 +68,13 @@ ConvexHull::ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettin
   }
 
   std::vector<glm::dvec3> normals;
+  std::vector<std::uint32_t> corners;
   for (const detail::HullTriangle& t : hull.triangles) {
     faces_.push_back({t.vertices, glm::vec3(t.normal), static_cast<float>(t.offset)});
     normals.push_back(t.normal);
+    corners.insert(corners.end(), t.vertices.begin(), t.vertices.end());
   }
-  if (dimension_ == 3) planes_ = detail::make_hull_planes(vertices_, normals);
+  if (dimension_ == 3) planes_ = detail::make_hull_planes(vertices_, normals, corners);
 
   // Adjacency: every surface edge a -> b appears once per orientation, so each end gets the
   // other once. A flat hull links its polygon's sides only (its fans add diagonals).

@@ -14,13 +14,17 @@ namespace {
 
 /// Normals closer than this (per component) share a plane: the two triangles of a box's side.
 constexpr float k_same_normal = 2e-7f;
+/// A plane whose own triangles' vertices lie further below it than this fraction of the hull's
+/// radius (a face bent by merged, nearly coplanar points) does not answer over-face queries.
+constexpr double k_exact_face = 2e-7;
 /// The margin, as a fraction of the hull's radius: far above float rounding of points within
 /// the hull (about 1e-7) and the planes' own (a few 1e-7), and the contract's overlap threshold.
 constexpr float k_margin = 1e-5f;
 
 } // namespace
 
-HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, std::span<const glm::dvec3> normals) {
+HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, std::span<const glm::dvec3> normals,
+                            std::span<const std::uint32_t> corners) {
   HullPlanes out;
   if (vertices.empty() || normals.empty()) return out;
   glm::dvec3 center{0.0};
@@ -31,30 +35,41 @@ HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, std::span<const
   double radius = 0.0;
   for (const glm::vec3& v : vertices) radius = std::max(radius, glm::length(glm::dvec3(v) - c));
 
-  std::vector<glm::vec3> found; // the planes' normals
-  for (const glm::dvec3& normal : normals) {
-    const glm::vec3 n(normal);
-    const auto same = std::find_if(found.begin(), found.end(), [&](const glm::vec3& m) {
-      const glm::vec3 d = glm::abs(m - n);
+  struct Plane {
+    glm::vec3 normal;
+    double lowest_own; // its triangles' lowest vertex along the normal
+  };
+  std::vector<Plane> found;
+  for (std::size_t k = 0; k < normals.size(); ++k) {
+    const glm::vec3 n(normals[k]);
+    double low = std::numeric_limits<double>::infinity();
+    for (std::size_t j = 3 * k; j < 3 * k + 3; ++j)
+      low = std::min(low, glm::dot(glm::dvec3(n), glm::dvec3(vertices[corners[j]]) - c));
+    const auto same = std::find_if(found.begin(), found.end(), [&](const Plane& p) {
+      const glm::vec3 d = glm::abs(p.normal - n);
       return std::max(d.x, std::max(d.y, d.z)) <= k_same_normal;
     });
-    if (same != found.end()) continue;
-    found.push_back(n);
+    if (same != found.end()) {
+      same->lowest_own = std::min(same->lowest_own, low);
+      continue;
+    }
+    found.push_back({n, low});
     if (found.size() > HullPlanes::k_max_planes) return {};
   }
 
   out.blocks.assign((found.size() + 3) / 4, PlaneBlock{{}, {}, {}, splat(std::numeric_limits<float>::max())});
   for (std::size_t i = 0; i < found.size(); ++i) {
-    const glm::dvec3 n(found[i]);
+    const glm::dvec3 n(found[i].normal);
     double offset = -std::numeric_limits<double>::infinity();
     for (const glm::vec3& v : vertices) offset = std::max(offset, glm::dot(n, glm::dvec3(v) - c));
     float rounded = static_cast<float>(offset);
     if (static_cast<double>(rounded) < offset) rounded = std::nextafter(rounded, std::numeric_limits<float>::max());
     PlaneBlock& block = out.blocks[i / 4];
-    block.nx[i % 4] = found[i].x;
-    block.ny[i % 4] = found[i].y;
-    block.nz[i % 4] = found[i].z;
+    block.nx[i % 4] = found[i].normal.x;
+    block.ny[i % 4] = found[i].normal.y;
+    block.nz[i % 4] = found[i].normal.z;
     block.offset[i % 4] = rounded;
+    if (offset - found[i].lowest_own <= k_exact_face * radius) out.exact_faces |= std::uint64_t{1} << i;
   }
   out.margin = k_margin * static_cast<float>(radius);
   return out;

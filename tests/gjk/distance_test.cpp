@@ -292,7 +292,8 @@ TEST_CASE("warm start: same answers as a cold start, fewer iterations on a movin
     const float angle = 0.01f * frame;
     const glm::vec3 c{2.2f * std::cos(angle), 0.3f * std::sin(3 * angle), 1.6f * std::sin(angle)};
     const Segment s{c - glm::vec3(0, 0.5f, 0.2f), c + glm::vec3(0, 0.5f, 0.2f)};
-    const DistanceResult cold = distance(s, hull);
+    SimplexCache none; // an empty cache: cold GJK (without one, a box's planes may answer first)
+    const DistanceResult cold = distance(s, hull, {}, &none);
     const DistanceResult warm = distance(s, hull, {}, &cache);
     CHECK(cache.valid);
     CHECK(warm.status == Status::converged);

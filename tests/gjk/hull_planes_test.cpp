@@ -115,25 +115,44 @@ TEST_CASE("a segment or point through a box: a common point, with no GJK iterati
   CHECK(distance(Segment{{1e30f, 0.f, 0.f}, {-1e30f, 0.f, 0.f}}, box).status == Status::invalid_input);
 }
 
-TEST_CASE("the planes are asked on cold queries only, and leave a given cache invalid") {
+TEST_CASE("a capsule over a box's top face: the exact pair, with no GJK iteration; near the rim, GJK") {
+  const ConvexHull box = ConvexHull::box({4.f, 0.5f, 4.f});
+  const Capsule standing{{{1.25f, 0.9f, -2.f}, {1.25f, 1.9f, -2.f}}, 0.4f};
+  const DistanceResult r = distance(standing, box);
+  CHECK(r.iterations == 0);
+  CHECK(r.normal == glm::vec3(0.f, 1.f, 0.f));
+  CHECK(r.distance == doctest::Approx(0.f).scale(1.f).epsilon(1e-6));
+  const DistanceResult gap = distance(Segment{{1.25f, 0.9f, -2.f}, {1.5f, 1.9f, -2.f}}, box);
+  CHECK(gap.iterations == 0);
+  CHECK(gap.distance == 0.9f - 0.5f); // exact: 0.9f is 0.89999998 m
+  CHECK(gap.point_a == glm::vec3(1.25f, 0.9f, -2.f));
+  CHECK(gap.point_b == glm::vec3(1.25f, 0.5f, -2.f));
+  // Its lower end over the rim (within the margin of the edge x = 4): GJK's.
+  const DistanceResult rim = distance(Segment{{4.f, 0.9f, 0.f}, {4.f, 1.9f, 0.f}}, box);
+  CHECK(rim.iterations > 0);
+  CHECK(rim.distance == doctest::Approx(0.4f));
+}
+
+TEST_CASE("queries with a cache run GJK, which keeps the cache") {
   const ConvexHull box = ConvexHull::box({1.f, 1.f, 1.f});
   const Segment through{{-3.f, 0.f, 0.f}, {3.f, 0.f, 0.f}};
+  CHECK(answered_by_planes(distance(through, box)));
   SimplexCache cache;
-  CHECK(answered_by_planes(distance(through, box, {}, &cache)));
-  CHECK(!cache.valid);
-  // Warm: GJK from the cached simplex of a query apart, then through.
-  distance(Segment{{-3.f, 2.f, 0.f}, {3.f, 2.f, 0.f}}, box, {}, &cache);
-  REQUIRE(cache.valid);
-  const DistanceResult warm = distance(through, box, {}, &cache);
-  CHECK(warm.overlapping());
-  CHECK(warm.iterations > 0);
+  const DistanceResult cold = distance(through, box, {}, &cache);
+  CHECK(cold.overlapping());
+  CHECK(cold.iterations > 0);
+  CHECK(cache.valid);
+  const DistanceResult over = distance(Segment{{0.f, 2.f, 0.f}, {0.f, 3.f, 0.f}}, box, {}, &cache);
+  CHECK(over.iterations > 0);
+  CHECK(over.distance == 1.f);
+  CHECK(cache.valid);
 }
 
 TEST_CASE("overlaps by planes against the oracle: random, boxy, flattened and far hulls, grazing segments") {
   // Distance and intersect both; the common points of the planes' answers checked too.
   std::mt19937 rng(2024);
   std::uniform_real_distribution<float> u(0.f, 1.f);
-  int by_planes = 0, wrong = 0;
+  int by_planes = 0, over_face = 0, wrong = 0;
   constexpr int k_cases = 4000;
   for (int c = 0; c < k_cases; ++c) {
     const float scale = std::pow(10.f, -3.f + 6.f * u(rng));
@@ -165,12 +184,13 @@ TEST_CASE("overlaps by planes against the oracle: random, boxy, flattened and fa
     const glm::vec3 mid(inner / total);
     const glm::vec3 half = random_unit(rng) * (scale * (c % 7 == 0 ? 0.f : 2.f * u(rng)));
     Segment s{mid - half, mid + half};
-    if (c % 3 == 0) {
+    if (c % 3 != 2) { // across the surface, or (one in two) apart by 1e-3 to 2 of the scale
       const glide::test::OracleResult o =
           oracle_distance(std::vector<glm::dvec3>{glm::dvec3(s.a) + glm::dvec3(0, 0, 4.0 * scale),
                                                   glm::dvec3(s.b) + glm::dvec3(0, 0, 4.0 * scale)},
                           vertices);
-      const double target = scale * std::pow(10.0, -6.0 + 3.0 * u(rng)) * (rng() % 2 ? 1.0 : -1.0);
+      const double target = c % 3 == 0 ? scale * std::pow(10.0, -6.0 + 3.0 * u(rng)) * (rng() % 2 ? 1.0 : -1.0)
+                                       : scale * std::pow(10.0, -3.0 + 3.3 * u(rng));
       const glm::vec3 shift = glm::vec3(glm::dvec3(0, 0, 4.0 * scale) + o.normal * (target - o.distance));
       s = {s.a + shift, s.b + shift};
     }
@@ -190,18 +210,30 @@ TEST_CASE("overlaps by planes against the oracle: random, boxy, flattened and fa
     const bool touching = intersect(s, hull);
     if (truth.distance >= 1e-5 * hull_scale && (r.overlapping() || touching)) ++wrong;
     if (truth.distance == 0.0 && truth.overlap_depth > 1e-5 * hull_scale && !(r.overlapping() && touching)) ++wrong;
-    if (!answered_by_planes(r)) continue;
-    ++by_planes;
-    // The common point: the same on both, on the segment and in the hull, up to the float
-    // spacing of the coordinates.
+    if (r.iterations != 0) continue;
     const double spacing = 4e-7 * (std::abs(origin.x) + std::abs(origin.y) + std::abs(origin.z) + scale);
-    const glm::dvec3 common(r.point_a);
-    CHECK(r.point_a == r.point_b);
-    CHECK(glide::test::point_segment_distance(common, glm::dvec3(s.a), glm::dvec3(s.b)) <= spacing);
-    const double outside = oracle_distance(std::vector<glm::dvec3>{common}, vertices).distance;
-    CHECK(outside <= 1e-6 * hull_scale + spacing);
-    CHECK(truth.distance <= 1e-6 * hull_scale);
+    const glm::dvec3 pa(r.point_a), pb(r.point_b);
+    if (r.overlapping()) {
+      // The common point: the same on both, on the segment and in the hull, up to the float
+      // spacing of the coordinates.
+      ++by_planes;
+      CHECK(r.point_a == r.point_b);
+      CHECK(glide::test::point_segment_distance(pa, glm::dvec3(s.a), glm::dvec3(s.b)) <= spacing);
+      CHECK(oracle_distance(std::vector<glm::dvec3>{pa}, vertices).distance <= 1e-6 * hull_scale + spacing);
+      CHECK(truth.distance <= 1e-6 * hull_scale);
+      continue;
+    }
+    // Over a face: the distance within the contract, an end of the segment and its projection
+    // onto the hull, the face's unit normal.
+    ++over_face;
+    CHECK(r.distance >= truth.distance - 1e-6 * hull_scale);
+    CHECK(r.distance <= truth.distance + 2e-6 * hull_scale + 1e-6 * truth.distance);
+    CHECK(std::abs(glm::length(pa - pb) - r.distance) <= 2e-6 * hull_scale + 1e-6 * r.distance + spacing);
+    CHECK((r.point_a == s.a || r.point_a == s.b));
+    CHECK(oracle_distance(std::vector<glm::dvec3>{pb}, vertices).distance <= 1e-6 * hull_scale + spacing);
+    CHECK(glm::length(r.normal) == doctest::Approx(1.f).epsilon(1e-6));
   }
   CHECK(wrong == 0);
-  CHECK(by_planes > k_cases / 4); // the path is exercised
+  CHECK(by_planes > k_cases / 6); // both paths are exercised
+  CHECK(over_face > k_cases / 50);
 }

@@ -43,6 +43,8 @@ struct DistanceSettings {
 /// Either rebuilds a simplex next to the new answer, so a query whose shapes moved a little
 /// usually ends after one iteration. Any cache is safe to pass: indices out of range and
 /// non-finite directions are skipped, and repeated vertices are handled as a degenerate simplex.
+/// A query given a cache always runs GJK (a small hull's planes answer only queries without
+/// one, docs/gjk.md), so the cache is rewritten every time.
 struct SimplexCache {
   std::array<glm::vec3, 4> directions{};  ///< A was searched along each, B along its opposite (any length)
   std::array<std::uint32_t, 4> index_a{}; ///< vertex of A behind each simplex vertex (when `indexed`)
@@ -296,15 +298,15 @@ inline constexpr bool has_planes = (std::is_same_v<A, Segment> ||
                                     std::is_same_v<A, Point>)&&std::is_same_v<B, ConvexHull>;
 
 /// What a small solid hull's face planes tell of a segment (or point) and the hull, without
-/// GJK (detail/hull_planes.hpp); `common` is set when it is inside.
-template <bool tell_apart, class A, class B>
-[[gnu::always_inline]] inline PlaneVerdict planes_verdict(const A& a, const B& b, glm::vec3& common) {
+/// GJK (detail/hull_planes.hpp).
+template <PlaneQuery query, class A, class B>
+[[gnu::always_inline]] inline PlaneVerdict planes_verdict(const A& a, const B& b, PlaneAnswer& answer) {
   if constexpr (has_planes<A, B>) {
     if (b.planes().blocks.empty()) return PlaneVerdict::unknown;
     if constexpr (std::is_same_v<A, Segment>)
-      return segment_against_planes<tell_apart>(b.planes(), a.a, a.b, common);
+      return segment_against_planes<query>(b.planes(), a.a, a.b, answer);
     else
-      return segment_against_planes<tell_apart>(b.planes(), a.position, a.position, common);
+      return segment_against_planes<query>(b.planes(), a.position, a.position, answer);
   } else {
     return PlaneVerdict::unknown;
   }
@@ -317,14 +319,16 @@ template <class A, class B>
 [[gnu::aligned(64)]] DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& settings,
                                                  SimplexCache* cache, float ra, float rb) {
   if (!valid_settings(settings)) return invalid_result(cache);
-  // A warm start is cheaper than the planes: they are asked on cold queries only.
-  if (!(cache && cache->valid)) {
-    glm::vec3 common;
-    if (planes_verdict<false>(a, b, common) == PlaneVerdict::inside) {
-      if (cache) cache->valid = false;
-      DistanceResult overlap;
-      overlap.point_a = overlap.point_b = common;
-      return overlap;
+  // With a cache, GJK runs and keeps it: a warm start costs about what the planes do.
+  if (!cache) [[likely]] { // likely: the planes laid out inline, not as a far branch (measured faster)
+    PlaneAnswer known;
+    if (planes_verdict<PlaneQuery::distance>(a, b, known) != PlaneVerdict::unknown) {
+      DistanceResult result;
+      result.distance = known.distance;
+      result.point_a = known.point_a;
+      result.point_b = known.point_b;
+      result.normal = known.normal;
+      return with_radii(result, ra, rb);
     }
   }
 

@@ -133,8 +133,8 @@ private:
 
 template <class A, class B>
 bool gjk_intersect(const A& a, const B& b, int max_iterations) {
-  glm::vec3 common;
-  const PlaneVerdict planes = planes_verdict<true>(a, b, common); // a small hull's planes (distance.hpp)
+  PlaneAnswer known;
+  const PlaneVerdict planes = planes_verdict<PlaneQuery::boolean>(a, b, known); // a small hull's planes
   if (planes != PlaneVerdict::unknown) return planes == PlaneVerdict::inside;
   SupportCursor<A> support_a{a};
   SupportCursor<B> support_b{b};

@@ -36,14 +36,20 @@ struct HullPlanes {
 
   std::vector<PlaneBlock> blocks; ///< empty: no planes kept (flat or large hulls)
   F4 center{};                    ///< the planes' origin (m), as (x, y, z, 0)
-  /// How far inside the planes a point must be to count as inside the hull (m): 1e-5 of the
-  /// hull's radius, far above the planes' rounding.
+  /// How far inside the planes a point must be to count as inside the hull, or inside a
+  /// face's rim to count as over the face (m): 1e-5 of the hull's radius, far above the
+  /// planes' rounding.
   float margin = 0.f;
+  /// Bit i: plane i passes through its own face's vertices (within rounding), so a point over
+  /// the face is its height above the plane away from the hull.
+  std::uint64_t exact_faces = 0;
 };
 
-/// The planes of a solid hull's triangles (their outward unit normals, in double): coplanar
-/// ones merged, each offset the largest of the vertices' so that no vertex lies outside it.
-HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, std::span<const glm::dvec3> normals);
+/// The planes of a solid hull's triangles (their outward unit normals, in double, and three
+/// vertex indices each): coplanar ones merged, each offset the largest of the vertices' so
+/// that no vertex lies outside it.
+HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, std::span<const glm::dvec3> normals,
+                            std::span<const std::uint32_t> corners);
 
 namespace planes {
 
@@ -87,11 +93,14 @@ inline F4 highest(F4 v) { return splat(std::max(std::max(v[0], v[1]), std::max(v
 /// Signed heights of a point (coordinates broadcast) above four planes.
 inline F4 heights(const PlaneBlock& p, F4 x, F4 y, F4 z) { return (p.nx * x + p.ny * y) + p.nz * z - p.offset; }
 
-/// Whether `point` is at least `margin` inside every plane.
-inline bool inside_all(const PlaneBlock* blocks, int count, F4 point, float margin) {
+/// Whether `point` is at least `margin` inside every plane but plane `skip` (-1: none).
+inline bool inside_all(const PlaneBlock* blocks, int count, F4 point, float margin, int skip) {
   const F4 x = broadcast<0>(point), y = broadcast<1>(point), z = broadcast<2>(point), limit = splat(-margin);
-  I4 outside{};
-  for (int k = 0; k < count; ++k) outside |= heights(blocks[k], x, y, z) > limit;
+  I4 outside{}, index{0, 1, 2, 3};
+  for (int k = 0; k < count; ++k) {
+    outside |= (heights(blocks[k], x, y, z) > limit) & (index != skip);
+    index += 4;
+  }
   return lanes(outside) == 0;
 }
 
@@ -99,18 +108,60 @@ inline bool inside_all(const PlaneBlock* blocks, int count, F4 point, float marg
 
 /// What the planes tell of a segment and the hull.
 enum class PlaneVerdict {
-  unknown, ///< GJK's to decide
-  inside,  ///< a part of the segment lies at least the margin inside the hull
-  apart,   ///< both ends lie at least the margin outside one plane: no common point
+  unknown,   ///< GJK's to decide
+  inside,    ///< a part of the segment lies at least the margin inside the hull
+  apart,     ///< both ends lie at least the margin outside one plane: no common point
+  over_face, ///< the segment's nearest point lies over a face, the nearest pair known
 };
 
-/// Clips the segment (a, b) to the hull's planes (Cyrus–Beck). Inside: `common` is the middle
-/// of the part of the segment at least the margin inside every plane. Apart only when asked
-/// for (a distance query needs GJK either way, and the extra test is a branch to mispredict).
+/// The planes' answer: the common point (inside), or the nearest pair (over a face).
+struct PlaneAnswer {
+  glm::vec3 point_a{0.f}; ///< on the segment (m)
+  glm::vec3 point_b{0.f}; ///< on the hull (m)
+  glm::vec3 normal{0.f};  ///< over a face: its outward normal
+  float distance = 0.f;   ///< over a face: the gap (m)
+};
+
+/// Which answers a query wants beyond `inside`: a distance query the pair over a face, a
+/// boolean one `apart` (each test is a branch the other query would mispredict for nothing).
+enum class PlaneQuery { distance, boolean };
+
+/// The segment's nearest end over the face of plane i (the plane it is farthest in front of,
+/// by `top`), at least the margin inside the face's rim: then the end and its projection are
+/// the nearest pair, since the whole hull lies behind the plane.
+[[gnu::always_inline]] inline bool over_face(const HullPlanes& hull, const F4* front, float top, const glm::vec3& a,
+                                             const glm::vec3& b, F4 ac, F4 bc, PlaneAnswer& answer) {
+  using namespace planes;
+  // Beyond 16 radii the projection's rounding nears the margin.
+  if (!(top < 1.6e6f * hull.margin)) return false;
+  int k = 0, hits;
+  while ((hits = lanes(front[k] == splat(top))) == 0) ++k;
+  const int lane = __builtin_ctz(static_cast<unsigned>(hits)), i = 4 * k + lane;
+  if (!((hull.exact_faces >> i) & 1u)) return false;
+  const PlaneBlock& plane = hull.blocks[static_cast<std::size_t>(k)];
+  const F4 n{plane.nx[lane], plane.ny[lane], plane.nz[lane], 0.f};
+  const bool a_nearer = dot(n, ac) <= dot(n, bc); // the same offset on both sides
+  if (!inside_all(hull.blocks.data(), static_cast<int>(hull.blocks.size()), (a_nearer ? ac : bc) - splat(top) * n,
+                  hull.margin, i))
+    return false;
+  // The gap again in double, from the end as given.
+  const glm::vec3& p = a_nearer ? a : b;
+  const glm::dvec3 nd(n[0], n[1], n[2]), c(hull.center[0], hull.center[1], hull.center[2]);
+  const double gap = glm::dot(nd, glm::dvec3(p) - c) - static_cast<double>(plane.offset[lane]);
+  if (!(gap > 0.0)) return false;
+  answer.distance = static_cast<float>(gap);
+  answer.normal = to_vec3(n);
+  answer.point_a = p;
+  answer.point_b = glm::vec3(glm::dvec3(p) - gap * nd);
+  return true;
+}
+
+/// Clips the segment (a, b) to the hull's planes (Cyrus–Beck). Inside: `answer.point_a` (and
+/// point_b) is the middle of the part of the segment at least the margin inside every plane.
 /// Unknown for a segment that is not finite.
-template <bool tell_apart>
+template <PlaneQuery query>
 [[gnu::always_inline]] inline PlaneVerdict segment_against_planes(const HullPlanes& hull, const glm::vec3& a,
-                                                                  const glm::vec3& b, glm::vec3& common) {
+                                                                  const glm::vec3& b, PlaneAnswer& answer) {
   using namespace planes;
   const F4 ac = load(a) - hull.center, bc = load(b) - hull.center;
   // Non-finite or huge coordinates are GJK's to refuse; below 1e18 no height overflows.
@@ -123,14 +174,22 @@ template <bool tell_apart>
   const PlaneBlock* blocks = hull.blocks.data();
   const int count = static_cast<int>(hull.blocks.size());
   // First the cheap test most segments that miss the hull fail: both ends outside one plane
-  // shrunk by the margin, i.e. the nearer end's height above it over -margin (over +margin:
-  // apart).
+  // shrunk by the margin, i.e. the nearer end's height above it over -margin.
+  F4 front[HullPlanes::k_max_planes / 4];
   F4 nearer = splat(-std::numeric_limits<float>::max());
-  for (int k = 0; k < count; ++k)
-    nearer = max(nearer, min(heights(blocks[k], ax, ay, az), heights(blocks[k], bx, by, bz)));
+  for (int k = 0; k < count; ++k) {
+    front[k] = min(heights(blocks[k], ax, ay, az), heights(blocks[k], bx, by, bz));
+    nearer = max(nearer, front[k]);
+  }
   const float top = highest(nearer)[0];
-  if (tell_apart && top > hull.margin) return PlaneVerdict::apart;
-  if (top > -hull.margin) return PlaneVerdict::unknown;
+  if (top > -hull.margin) {
+    if constexpr (query == PlaneQuery::boolean) {
+      if (top > hull.margin) return PlaneVerdict::apart;
+    } else {
+      if (top > 0.f && over_face(hull, front, top, a, b, ac, bc, answer)) return PlaneVerdict::over_face;
+    }
+    return PlaneVerdict::unknown;
+  }
   // The part of the segment inside each shrunk plane: from where it enters to where it
   // leaves (as 1 - t, so that both ends are maxima).
   F4 enter = zero, exit = zero;
@@ -144,8 +203,8 @@ template <bool tell_apart>
   const F4 t_enter = highest(enter), t_exit = splat(1.f) - highest(exit);
   if (!(t_enter[0] <= t_exit[0])) return PlaneVerdict::unknown;
   const F4 t = splat(0.5f) * (t_enter + t_exit);
-  if (!inside_all(blocks, count, ac + t * (bc - ac), 0.5f * hull.margin)) return PlaneVerdict::unknown;
-  common = a + t[0] * (b - a);
+  if (!inside_all(blocks, count, ac + t * (bc - ac), 0.5f * hull.margin, -1)) return PlaneVerdict::unknown;
+  answer.point_a = answer.point_b = a + t[0] * (b - a);
   return PlaneVerdict::inside;
 }
 
