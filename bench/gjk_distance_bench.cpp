@@ -2,8 +2,9 @@
 // vertices: glide against FCL (libccd and its own GJK) and Bullet (btGjkPairDetector and
 // btGjkEpaSolver2::Distance), all on the same streams of 4096 distinct queries per size and
 // kind (separated, near-touching at 1e-4 m, overlapping). Plus warm-started glide on a
-// frame-coherent sequence (a segment moving 1 cm per query), and glide on one mixed stream of
-// 16,384 queries at random poses (all three kinds, some 1e4 m out).
+// frame-coherent sequence (a segment moving 1 cm per query), glide on one mixed stream of
+// 16,384 queries at random poses (all three kinds, some 1e4 m out), and capsule cores over a
+// box's top face.
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/distance.hpp>
 #include <glide/gjk/intersect.hpp>
@@ -206,6 +207,28 @@ void glide_coherent(benchmark::State& state) {
   }
 }
 
+// Capsule cores standing on a floor: 4096 nearly upright segments whose lower end is 0.01 to
+// 0.3 m above the top face of an 8 x 1 x 8 m box, anywhere over it but its last 0.5 m. With
+// no cache the box's planes answer (the pair over the face); with an empty cache per query,
+// cold GJK (`gjk:1`), for the comparison in one run.
+template <bool gjk>
+void glide_floor(benchmark::State& state) {
+  const ConvexHull box = ConvexHull::box({4.f, 0.5f, 4.f});
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> across(-3.5f, 3.5f), height(0.01f, 0.3f), lean(-0.01f, 0.01f);
+  std::vector<Segment> cores;
+  for (std::size_t i = 0; i < k_stream; ++i) {
+    const glm::vec3 foot{across(rng), 0.5f + height(rng), across(rng)};
+    cores.push_back({foot, foot + glm::vec3(lean(rng), 1.f, lean(rng))});
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    SimplexCache none;
+    benchmark::DoNotOptimize(distance(cores[i], box, {}, gjk ? &none : nullptr));
+    i = (i + 1) % k_stream;
+  }
+}
+
 #ifdef GLIDE_BENCH_HAVE_FCL
 struct FclSet {
   std::vector<std::shared_ptr<fcl::Convexd>> hulls;
@@ -388,5 +411,7 @@ BENCHMARK_CAPTURE(bullet_gjk_epa2, mixed, true)->ArgName("vertices")->Arg(8)->Ar
 #endif
 BENCHMARK(glide_coherent<false>)->ArgName("vertices")->Arg(8)->Arg(16)->Arg(64)->Arg(256);
 BENCHMARK(glide_coherent<true>)->ArgName("vertices")->Arg(8)->Arg(16)->Arg(64)->Arg(256);
+BENCHMARK(glide_floor<false>)->Name("glide_floor/gjk:0");
+BENCHMARK(glide_floor<true>)->Name("glide_floor/gjk:1");
 
 BENCHMARK_MAIN();
