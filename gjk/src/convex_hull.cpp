@@ -74,7 +74,7 @@ ConvexHull::ConvexHull(std::span<const glm::vec3> points, const ConvexHullSettin
     normals.push_back(t.normal);
     corners.insert(corners.end(), t.vertices.begin(), t.vertices.end());
   }
-  if (dimension_ == 3) planes_ = detail::make_hull_planes(vertices_, normals, corners);
+  if (dimension_ == 3) planes_ = detail::make_hull_planes(vertices_, center, normals, corners);
 
   // Adjacency: every surface edge a -> b appears once per orientation, so each end gets the
   // other once. A flat hull links its polygon's sides only (its fans add diagonals).

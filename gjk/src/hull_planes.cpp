@@ -17,19 +17,14 @@ constexpr float k_same_normal = 2e-7f;
 /// A plane whose own triangles' vertices lie further below it than this fraction of the hull's
 /// radius (a face bent by merged, nearly coplanar points) does not answer over-face queries.
 constexpr double k_exact_face = 2e-7;
-/// The margin, as a fraction of the hull's radius: far above float rounding of points within
-/// the hull (about 1e-7) and the planes' own (a few 1e-7), and the contract's overlap threshold.
-constexpr float k_margin = 1e-5f;
 
 } // namespace
 
-HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, std::span<const glm::dvec3> normals,
-                            std::span<const std::uint32_t> corners) {
+HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec3& centroid,
+                            std::span<const glm::dvec3> normals, std::span<const std::uint32_t> corners) {
   HullPlanes out;
   if (vertices.empty() || normals.empty()) return out;
-  glm::dvec3 center{0.0};
-  for (const glm::vec3& v : vertices) center += glm::dvec3(v);
-  const glm::vec3 rounded_center(center / static_cast<double>(vertices.size()));
+  const glm::vec3 rounded_center(centroid);
   out.center = load(rounded_center);
   const glm::dvec3 c(rounded_center);
   double radius = 0.0;
@@ -71,7 +66,7 @@ HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, std::span<const
     block.offset[i % 4] = rounded;
     if (offset - found[i].lowest_own <= k_exact_face * radius) out.exact_faces |= std::uint64_t{1} << i;
   }
-  out.margin = k_margin * static_cast<float>(radius);
+  out.margin = HullPlanes::k_margin * static_cast<float>(radius);
   return out;
 }
 

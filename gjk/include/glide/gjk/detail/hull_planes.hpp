@@ -1,11 +1,13 @@
 #pragma once
 
-// A small solid hull's faces as planes, which find a segment's overlap with the hull without
-// GJK: clipped to the planes, the part of the segment inside them all. Distance GJK needs a
-// tetrahedron around the origin to prove an overlap, its slowest case (three iterations and
-// more); the planes take a tenth of that. Only deep overlaps are answered (by a margin far
-// above rounding); shallow ones are left to GJK. Inline: it runs before GJK's loop, in the
-// library's instantiation of the query (builtin_shapes.hpp).
+// A small solid hull's faces as planes, which answer the commonest segment queries without
+// GJK, each certified by a margin far above rounding (the rest is left to GJK):
+// - a deep overlap: clipped to the planes, a part of the segment lies inside them all (distance
+//   GJK needs a tetrahedron around the origin to prove an overlap, its slowest case);
+// - a segment over a face: its nearer end's projection falls inside the face, the closest pair;
+// - for the boolean query, a miss: both ends beyond one plane.
+// Inline: it runs before GJK's loop, in the library's instantiation of the query
+// (builtin_shapes.hpp).
 
 #include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/detail/vec4.hpp>
@@ -33,6 +35,10 @@ struct HullPlanes {
   /// Hulls with more planes than this keep none: the clipping pass would cost more than the
   /// GJK iterations it saves.
   static constexpr std::uint32_t k_max_planes = 64;
+  /// The margin below, as a fraction of the hull's radius: far above float rounding of points
+  /// within the hull (about 1e-7) and the planes' own (a few 1e-7); the contract's overlap
+  /// threshold.
+  static constexpr float k_margin = 1e-5f;
 
   std::vector<PlaneBlock> blocks; ///< empty: no planes kept (flat or large hulls)
   F4 center{};                    ///< the planes' origin (m), as (x, y, z, 0)
@@ -46,10 +52,10 @@ struct HullPlanes {
 };
 
 /// The planes of a solid hull's triangles (their outward unit normals, in double, and three
-/// vertex indices each): coplanar ones merged, each offset the largest of the vertices' so
-/// that no vertex lies outside it.
-HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, std::span<const glm::dvec3> normals,
-                            std::span<const std::uint32_t> corners);
+/// vertex indices each) about the vertices' centroid: coplanar ones merged, each offset the
+/// largest of the vertices' so that no vertex lies outside it.
+HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec3& centroid,
+                            std::span<const glm::dvec3> normals, std::span<const std::uint32_t> corners);
 
 namespace planes {
 
@@ -133,7 +139,8 @@ enum class PlaneQuery { distance, boolean };
                                              const glm::vec3& b, F4 ac, F4 bc, PlaneAnswer& answer) {
   using namespace planes;
   // Beyond 16 radii the projection's rounding nears the margin.
-  if (!(top < 1.6e6f * hull.margin)) return false;
+  constexpr float k_far = 16.f / HullPlanes::k_margin; // in margins
+  if (!(top < k_far * hull.margin)) return false;
   int k = 0, hits;
   while ((hits = lanes(front[k] == splat(top))) == 0) ++k;
   const int lane = __builtin_ctz(static_cast<unsigned>(hits)), i = 4 * k + lane;
