@@ -18,6 +18,25 @@ constexpr float k_same_normal = 2e-7f;
 /// radius (a face bent by merged, nearly coplanar points) does not answer over-face queries.
 constexpr double k_exact_face = 2e-7;
 
+/// Rounding of a squared radius in float, relative, with room to spare.
+constexpr double k_square_rounding = 1e-6;
+
+/// The balls about centre `c`. Inside: a point behind every triangle's own plane (through its
+/// vertices) is enclosed by the surface (each triangle subtends a positive solid angle from
+/// it), so lies in the hull, whatever rounding bent the surface; the nearest such plane is
+/// the inner ball's radius away.
+void set_balls(HullPlanes& out, std::span<const glm::vec3> vertices, const glm::dvec3& c, double radius,
+               std::span<const glm::dvec3> normals, std::span<const std::uint32_t> corners) {
+  double inner = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < normals.size(); ++k)
+    for (std::size_t j = 3 * k; j < 3 * k + 3; ++j)
+      inner = std::min(inner, glm::dot(normals[k], glm::dvec3(vertices[corners[j]]) - c));
+  const double margin = static_cast<double>(out.margin), shrunk = inner - margin, grown = radius + margin;
+  if (shrunk > 0.0) out.inner2 = static_cast<float>(shrunk * shrunk * (1.0 - k_square_rounding));
+  out.outer2 = static_cast<float>(grown * grown * (1.0 + k_square_rounding));
+  out.near2 = static_cast<float>(64.0 * radius * radius);
+}
+
 } // namespace
 
 HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec3& centroid,
@@ -29,6 +48,8 @@ HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec
   const glm::dvec3 c(rounded_center);
   double radius = 0.0;
   for (const glm::vec3& v : vertices) radius = std::max(radius, glm::length(glm::dvec3(v) - c));
+  out.margin = HullPlanes::k_margin * static_cast<float>(radius);
+  set_balls(out, vertices, c, radius, normals, corners);
 
   struct Plane {
     glm::vec3 normal;
@@ -49,7 +70,7 @@ HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec
       continue;
     }
     found.push_back({n, low});
-    if (found.size() > HullPlanes::k_max_planes) return {};
+    if (found.size() > HullPlanes::k_max_planes) return out; // the balls alone
   }
 
   out.blocks.assign((found.size() + 3) / 4, PlaneBlock{{}, {}, {}, splat(std::numeric_limits<float>::max())});
@@ -66,8 +87,24 @@ HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec
     block.offset[i % 4] = rounded;
     if (offset - found[i].lowest_own <= k_exact_face * radius) out.exact_faces |= std::uint64_t{1} << i;
   }
-  out.margin = HullPlanes::k_margin * static_cast<float>(radius);
   return out;
+}
+
+PlaneVerdict segment_against_balls(const HullPlanes& hull, const glm::vec3& a, const glm::vec3& b, PlaneQuery query,
+                                   PlaneAnswer& answer) {
+  const F4 ac = load(a) - hull.center, bc = load(b) - hull.center, d = bc - ac;
+  if (!(std::max(dot(ac, ac), dot(bc, bc)) <= hull.near2)) return PlaneVerdict::unknown; // NaN too
+  // The segment's point nearest the centre.
+  const float along = -dot(ac, d), length2 = dot(d, d);
+  const float t = along <= 0.f ? 0.f : (along >= length2 ? 1.f : along / length2);
+  const F4 nearest = ac + splat(t) * d;
+  const float distance2 = dot(nearest, nearest);
+  if (distance2 <= hull.inner2) {
+    answer.point_a = answer.point_b = a + t * (b - a);
+    return PlaneVerdict::inside;
+  }
+  if (query == PlaneQuery::boolean && distance2 > hull.outer2) return PlaneVerdict::apart;
+  return PlaneVerdict::unknown;
 }
 
 } // namespace glide::gjk::detail

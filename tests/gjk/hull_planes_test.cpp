@@ -72,18 +72,41 @@ TEST_CASE("a box keeps its six face planes; every vertex of a random hull is ins
   }
 }
 
-TEST_CASE("flat hulls and hulls of more than 64 planes keep none, and GJK answers alone") {
+TEST_CASE("flat hulls keep no planes nor balls; hulls of more than 64 planes keep their balls only") {
   const std::vector<glm::vec3> square{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
-  CHECK(ConvexHull(square).planes().blocks.empty());
+  const ConvexHull flat(square);
+  CHECK(flat.planes().blocks.empty());
+  CHECK(flat.planes().inner2 < 0.f);
+  CHECK(flat.planes().near2 < 0.f);
+  CHECK(distance(Segment{{0.5f, 0.5f, -1.f}, {0.5f, 0.5f, 1.f}}, flat).iterations > 0);
   std::mt19937 rng(5);
   std::vector<glm::vec3> sphere;
   for (int i = 0; i < 64; ++i) sphere.push_back(random_unit(rng));
   const ConvexHull round(sphere);
   CHECK(round.faces().size() > 64);
   CHECK(round.planes().blocks.empty());
-  const DistanceResult r = distance(Segment{{-2.f, 0.f, 0.f}, {2.f, 0.f, 0.f}}, round);
-  CHECK(r.overlapping());
-  CHECK(r.iterations > 0);
+  CHECK(round.planes().inner2 > 0.5f);
+  // Through the middle: the inner ball's, with no GJK iteration; off the middle, GJK's.
+  const DistanceResult middle = distance(Segment{{-2.f, 0.f, 0.f}, {2.f, 0.f, 0.f}}, round);
+  CHECK(answered_by_planes(middle));
+  CHECK(middle.point_a == middle.point_b);
+  CHECK(middle.point_a.y == 0.f);
+  CHECK(middle.point_a.z == 0.f);
+  CHECK(std::abs(middle.point_a.x) < 0.5f); // the segment's point nearest the vertices' centroid
+  const DistanceResult off = distance(Segment{{-2.f, 0.f, 0.9f}, {2.f, 0.f, 0.9f}}, round);
+  CHECK(off.overlapping());
+  CHECK(off.iterations > 0);
+}
+
+TEST_CASE("a box's balls: its smallest half extent inside, its corners' distance around, each by the margin") {
+  const ConvexHull box = ConvexHull::box({1.f, 2.f, 3.f});
+  const detail::HullPlanes& p = box.planes();
+  const double margin = p.margin;
+  CHECK(p.inner2 == doctest::Approx((1.0 - margin) * (1.0 - margin)).epsilon(2e-6));
+  CHECK(p.inner2 < (1.0 - margin) * (1.0 - margin));
+  CHECK(p.outer2 == doctest::Approx((std::sqrt(14.0) + margin) * (std::sqrt(14.0) + margin)).epsilon(2e-6));
+  CHECK(p.outer2 > (std::sqrt(14.0) + margin) * (std::sqrt(14.0) + margin));
+  CHECK(p.near2 == doctest::Approx(64.0 * 14.0).epsilon(1e-6));
 }
 
 TEST_CASE("a segment or point through a box: a common point, with no GJK iteration") {
@@ -236,4 +259,85 @@ TEST_CASE("overlaps by planes against the oracle: random, boxy, flattened and fa
   CHECK(wrong == 0);
   CHECK(by_planes > k_cases / 6); // both paths are exercised
   CHECK(over_face > k_cases / 50);
+}
+
+TEST_CASE("large hulls' balls against the oracle: round, slab, cube-cloud and near-duplicate hulls, far ones") {
+  // Hulls of 40 to 160 points (most with more than 64 planes: only the balls answer before
+  // GJK). Segments pass 0 to 2 inner radii from the centre, some with both ends at one point,
+  // or graze the outer ball from 1e-3 inside to 1e-3 outside. Every verdict, of distance,
+  // intersect and the balls themselves, against the truth outside the 1e-5 × scale band.
+  std::mt19937 rng(4242);
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  int by_ball = 0, apart = 0, wrong = 0, ball_wrong = 0;
+  constexpr int k_cases = 2000;
+  for (int c = 0; c < k_cases; ++c) {
+    const float scale = std::pow(10.f, -3.f + 6.f * u(rng));
+    const glm::vec3 origin = c % 4 == 0 ? random_unit(rng) * 1e4f : random_unit(rng) * scale;
+    const int n = 40 + static_cast<int>(rng() % 121);
+    const int family = c % 4;
+    std::vector<glm::vec3> points;
+    for (int i = 0; i < n; ++i) {
+      glm::vec3 p = random_unit(rng);
+      if (family == 1) p *= glm::vec3(1.f, 1.f, 1e-3f); // a thin slab: a tiny inner ball
+      if (family == 2) p = glm::vec3(u(rng), u(rng), u(rng)) * 2.f - 1.f;
+      if (family == 3 && i % 3 == 0 && !points.empty()) p = (points.back() - origin) / scale + 1e-7f * random_unit(rng);
+      points.push_back(origin + p * scale);
+    }
+    const ConvexHull hull(points);
+    if (hull.dimension() < 3) continue;
+    const detail::HullPlanes& balls = hull.planes();
+    REQUIRE(balls.outer2 > 0.f);
+    const std::vector<glm::dvec3> vertices = glide::test::to_double(hull.vertices());
+    const glm::dvec3 center = center_of(hull);
+    const double inner = balls.inner2 > 0.f ? std::sqrt(double(balls.inner2)) : 1e-3 * scale;
+    const double outer = std::sqrt(double(balls.outer2));
+
+    const glm::dvec3 dir(random_unit(rng));
+    Segment s;
+    if (c % 5 == 4) { // tangent to the outer ball, from 1e-3 inside to 1e-3 outside of it
+      const glm::dvec3 side = glm::normalize(glm::cross(dir, glm::dvec3(random_unit(rng))));
+      const glm::dvec3 at = center + side * (outer * (1.0 + 1e-3 * (2.0 * u(rng) - 1.0)));
+      s = {glm::vec3(at - dir * (outer * u(rng))), glm::vec3(at + dir * (outer * u(rng)))};
+    } else { // passing 0 to 2 inner radii from the centre; one in eight a point
+      const glm::dvec3 side = glm::normalize(glm::cross(dir, glm::dvec3(random_unit(rng))));
+      const glm::dvec3 at = center + side * (2.0 * inner * u(rng));
+      const double half = c % 8 == 0 ? 0.0 : 3.0 * outer * u(rng);
+      s = {glm::vec3(at - dir * half), glm::vec3(at + dir * half)};
+    }
+    const glide::test::OracleResult truth =
+        oracle_distance(std::vector<glm::dvec3>{glm::dvec3(s.a), glm::dvec3(s.b)}, vertices);
+    const double hull_scale = std::max(outer, 0.5 * glm::length(glm::dvec3(s.b) - glm::dvec3(s.a)));
+    const bool apart_truly = truth.distance >= 1e-5 * hull_scale;
+    const bool inside_truly = truth.distance == 0.0 && truth.overlap_depth > 1e-5 * hull_scale;
+
+    const DistanceResult r = distance(s, hull);
+    const bool touching = intersect(s, hull);
+    if (apart_truly && (r.overlapping() || touching)) ++wrong;
+    if (inside_truly && !(r.overlapping() && touching)) ++wrong;
+
+    detail::PlaneAnswer answer;
+    const detail::PlaneVerdict verdict =
+        detail::segment_against_balls(balls, s.a, s.b, detail::PlaneQuery::boolean, answer);
+    if (verdict == detail::PlaneVerdict::apart) {
+      ++apart;
+      if (!(truth.distance > 0.0)) ++ball_wrong;
+    }
+    if (verdict != detail::PlaneVerdict::inside) continue;
+    ++by_ball;
+    if (truth.distance > 1e-6 * hull_scale) ++ball_wrong;
+    // The common point: on the segment and in the hull, up to the float spacing there.
+    const double spacing = 4e-7 * (std::abs(origin.x) + std::abs(origin.y) + std::abs(origin.z) + scale);
+    const glm::dvec3 p(answer.point_a);
+    CHECK(answer.point_a == answer.point_b);
+    CHECK(glide::test::point_segment_distance(p, glm::dvec3(s.a), glm::dvec3(s.b)) <= spacing);
+    CHECK(oracle_distance(std::vector<glm::dvec3>{p}, vertices).distance <= spacing);
+    if (balls.blocks.empty()) {
+      CHECK(r.iterations == 0); // distance took the balls' answer
+      CHECK(r.point_a == answer.point_a);
+    }
+  }
+  CHECK(wrong == 0);
+  CHECK(ball_wrong == 0);
+  CHECK(by_ball > k_cases / 5); // both verdicts are exercised
+  CHECK(apart > k_cases / 50);
 }

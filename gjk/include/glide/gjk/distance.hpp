@@ -297,16 +297,15 @@ template <class A, class B>
 inline constexpr bool has_planes = (std::is_same_v<A, Segment> ||
                                     std::is_same_v<A, Point>)&&std::is_same_v<B, ConvexHull>;
 
-/// What a small solid hull's face planes tell of a segment (or point) and the hull, without
-/// GJK (detail/hull_planes.hpp).
+/// What a small solid hull's face planes, or a larger one's balls, tell of a segment (or point)
+/// and the hull, without GJK (detail/hull_planes.hpp).
 template <PlaneQuery query, class A, class B>
 [[gnu::always_inline]] inline PlaneVerdict planes_verdict(const A& a, const B& b, PlaneAnswer& answer) {
   if constexpr (has_planes<A, B>) {
-    if (b.planes().blocks.empty()) return PlaneVerdict::unknown;
     if constexpr (std::is_same_v<A, Segment>)
-      return segment_against_planes<query>(b.planes(), a.a, a.b, answer);
+      return segment_against_hull<query>(b.planes(), a.a, a.b, answer);
     else
-      return segment_against_planes<query>(b.planes(), a.position, a.position, answer);
+      return segment_against_hull<query>(b.planes(), a.position, a.position, answer);
   } else {
     return PlaneVerdict::unknown;
   }

@@ -1,13 +1,16 @@
 #pragma once
 
-// A small solid hull's faces as planes, which answer the commonest segment queries without
-// GJK, each certified by a margin far above rounding (the rest is left to GJK):
+// A solid hull's balls and a small solid hull's faces as planes answer the commonest segment
+// queries without GJK, each certified by a margin far above rounding (the rest is left to GJK):
+// - a segment through the middle of a hull too large for planes: its point nearest the centre
+//   lies in a ball inside the hull;
 // - a deep overlap: clipped to the planes, a part of the segment lies inside them all (distance
 //   GJK needs a tetrahedron around the origin to prove an overlap, its slowest case);
 // - a segment over a face: its nearer end's projection falls inside the face, the closest pair;
-// - for the boolean query, a miss: both ends beyond one plane.
-// Inline: it runs before GJK's loop, in the library's instantiation of the query
-// (builtin_shapes.hpp).
+// - for the boolean query, a miss: both ends beyond one plane, or (a large hull) the segment
+//   beyond a ball around it.
+// The planes are inline: they run before GJK's loop, in the library's instantiation of the
+// query (builtin_shapes.hpp); the balls' test is the library's (hull_planes.cpp).
 
 #include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/detail/vec4.hpp>
@@ -40,20 +43,29 @@ struct HullPlanes {
   /// threshold.
   static constexpr float k_margin = 1e-5f;
 
-  std::vector<PlaneBlock> blocks; ///< empty: no planes kept (flat or large hulls)
-  F4 center{};                    ///< the planes' origin (m), as (x, y, z, 0)
+  // What every query reads first lies together: the centre and the balls.
+  F4 center{}; ///< the planes' origin (m), as (x, y, z, 0)
   /// How far inside the planes a point must be to count as inside the hull, or inside a
   /// face's rim to count as over the face (m): 1e-5 of the hull's radius, far above the
   /// planes' rounding.
   float margin = 0.f;
+  /// The balls, kept by every solid hull (else negative), asked of hulls without planes.
+  /// A ball about the centre inside the hull, shrunk by the margin: its radius squared (m^2).
+  float inner2 = -1.f;
+  /// A ball about the centre holding the hull, grown by the margin: its radius squared (m^2).
+  float outer2 = -1.f;
+  /// How far from the centre both ends of a segment lie for the balls to answer (m^2): 8 radii,
+  /// within which the float test's rounding stays below half the margin.
+  float near2 = -1.f;
   /// Bit i: plane i passes through its own face's vertices (within rounding), so a point over
   /// the face is its height above the plane away from the hull.
   std::uint64_t exact_faces = 0;
+  std::vector<PlaneBlock> blocks; ///< empty: no planes kept (flat or large hulls)
 };
 
 /// The planes of a solid hull's triangles (their outward unit normals, in double, and three
 /// vertex indices each) about the vertices' centroid: coplanar ones merged, each offset the
-/// largest of the vertices' so that no vertex lies outside it.
+/// largest of the vertices' so that no vertex lies outside it; and the hull's balls.
 HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec3& centroid,
                             std::span<const glm::dvec3> normals, std::span<const std::uint32_t> corners);
 
@@ -163,6 +175,13 @@ enum class PlaneQuery { distance, boolean };
   return true;
 }
 
+/// What the hull's balls tell of the segment (a, b): inside when its point nearest the centre
+/// lies in the inner ball (`answer.point_a` and point_b that point), apart (boolean query) when
+/// beyond the outer one. Out of line (hull_planes.cpp): inlined before GJK's loop, it measured
+/// slower on every stream.
+PlaneVerdict segment_against_balls(const HullPlanes& hull, const glm::vec3& a, const glm::vec3& b, PlaneQuery query,
+                                   PlaneAnswer& answer);
+
 /// Clips the segment (a, b) to the hull's planes (Cyrus–Beck). Inside: `answer.point_a` (and
 /// point_b) is the middle of the part of the segment at least the margin inside every plane.
 /// Unknown for a segment that is not finite.
@@ -213,6 +232,16 @@ template <PlaneQuery query>
   if (!inside_all(blocks, count, ac + t * (bc - ac), 0.5f * hull.margin, -1)) return PlaneVerdict::unknown;
   answer.point_a = answer.point_b = a + t[0] * (b - a);
   return PlaneVerdict::inside;
+}
+
+/// The planes' verdict where the hull keeps them, else the balls'. The planes find deep
+/// overlaps anyway; the balls before them measured slower on a mixed stream of small hulls (a
+/// branch more to mispredict for the overlaps the inner ball misses, the few ns of its test).
+template <PlaneQuery query>
+[[gnu::always_inline]] inline PlaneVerdict segment_against_hull(const HullPlanes& hull, const glm::vec3& a,
+                                                                const glm::vec3& b, PlaneAnswer& answer) {
+  if (hull.blocks.empty()) return segment_against_balls(hull, a, b, query, answer);
+  return segment_against_planes<query>(hull, a, b, answer);
 }
 
 } // namespace glide::gjk::detail
