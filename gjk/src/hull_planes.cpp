@@ -90,23 +90,6 @@ HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec
   return out;
 }
 
-PlaneVerdict segment_against_balls(const HullPlanes& hull, const glm::vec3& a, const glm::vec3& b, PlaneQuery query,
-                                   PlaneAnswer& answer) {
-  const F4 ac = load(a) - hull.center, bc = load(b) - hull.center, d = bc - ac;
-  if (!(std::max(dot(ac, ac), dot(bc, bc)) <= hull.near2)) return PlaneVerdict::unknown; // NaN too
-  // The segment's point nearest the centre.
-  const float along = -dot(ac, d), length2 = dot(d, d);
-  const float t = along <= 0.f ? 0.f : (along >= length2 ? 1.f : along / length2);
-  const F4 nearest = ac + splat(t) * d;
-  const float distance2 = dot(nearest, nearest);
-  if (distance2 <= hull.inner2) {
-    answer.point_a = answer.point_b = a + t * (b - a);
-    return PlaneVerdict::inside;
-  }
-  if (query == PlaneQuery::boolean && distance2 > hull.outer2) return PlaneVerdict::apart;
-  return PlaneVerdict::unknown;
-}
-
 } // namespace glide::gjk::detail
 
 GLIDE_GJK_FP_EXACT_END
