@@ -20,6 +20,9 @@ constexpr double k_exact_face = 2e-7;
 
 /// Rounding of a squared radius in float, relative, with room to spare.
 constexpr double k_square_rounding = 1e-6;
+/// Hulls whose radius lies outside these keep no balls: the squares in their test would leave
+/// float's normal range (m).
+constexpr double k_ball_min_radius = 1e-15, k_ball_max_radius = 1e15;
 
 /// The balls about centre `c`. Inside: a point behind every triangle's own plane (through its
 /// vertices) is enclosed by the surface (each triangle subtends a positive solid angle from
@@ -27,6 +30,7 @@ constexpr double k_square_rounding = 1e-6;
 /// the inner ball's radius away.
 void set_balls(HullPlanes& out, std::span<const glm::vec3> vertices, const glm::dvec3& c, double radius,
                std::span<const glm::dvec3> normals, std::span<const std::uint32_t> corners) {
+  if (!(radius > k_ball_min_radius && radius < k_ball_max_radius)) return;
   double inner = std::numeric_limits<double>::infinity();
   for (std::size_t k = 0; k < normals.size(); ++k)
     for (std::size_t j = 3 * k; j < 3 * k + 3; ++j)

@@ -138,3 +138,32 @@ TEST_CASE("a long stream of random queries: statuses honest, output finite, cap 
   CHECK(inconsistent == 0);
   CHECK(iterations_max < DistanceSettings{}.max_iterations);
 }
+
+TEST_CASE("huge hulls (1e13 to 1e18 m): the stopping test's squares do not overflow into a false stop") {
+  // In float both sides of gap^2 <= tolerance^2 |v|^2 overflowed to infinity at 1e17 m, which
+  // stopped GJK at its first vertex: a segment through the hull was reported 2.4e17 m away.
+  std::mt19937 rng(17);
+  for (const float size : {1e13f, 1e15f, 1e17f, 1e18f}) {
+    for (const int n : {8, 100}) {
+      std::vector<glm::vec3> points;
+      for (int i = 0; i < n; ++i) points.push_back(glide::test::random_unit(rng) * size);
+      const ConvexHull hull(points);
+      const std::vector<glm::dvec3> vertices = glide::test::to_double(hull.vertices());
+      for (int k = 0; k < 20; ++k) {
+        const glm::vec3 dir = glide::test::random_unit(rng), side = glide::test::random_unit(rng);
+        const glm::vec3 at = side * (size * 0.05f * static_cast<float>(k)); // through, then beside
+        const Segment s{at - 2.f * size * dir, at + 2.f * size * dir};
+        const glide::test::OracleResult truth =
+            oracle_distance(std::vector<glm::dvec3>{glm::dvec3(s.a), glm::dvec3(s.b)}, vertices);
+        // A cache too: it forces GJK where a small hull's planes would answer.
+        SimplexCache cache;
+        for (const DistanceResult& r : {distance(s, hull), distance(s, hull, {}, &cache)}) {
+          CHECK(r.status == Status::converged);
+          CHECK(r.distance >= truth.distance - 1e-6 * size);
+          CHECK(r.distance <= truth.distance + 2e-6 * size + 1e-6 * truth.distance);
+        }
+        CHECK(intersect(s, hull) == (truth.distance < 1e-6 * size));
+      }
+    }
+  }
+}

@@ -98,6 +98,25 @@ TEST_CASE("flat hulls keep no planes nor balls; hulls of more than 64 planes kee
   CHECK(off.iterations > 0);
 }
 
+TEST_CASE("hulls too small or too large for float's squares keep no balls, and GJK answers them") {
+  for (const float size : {1e-17f, 1e17f}) {
+    std::mt19937 rng(3);
+    std::vector<glm::vec3> points;
+    for (int i = 0; i < 100; ++i) points.push_back(random_unit(rng) * size);
+    const ConvexHull hull(points);
+    REQUIRE(hull.planes().blocks.empty());
+    CHECK(hull.planes().inner2 < 0.f);
+    CHECK(hull.planes().outer2 < 0.f);
+    CHECK(hull.planes().near2 < 0.f);
+    const Segment through{glm::vec3(-2.f * size, 0.f, 0.f), glm::vec3(2.f * size, 0.f, 0.f)};
+    const DistanceResult r = distance(through, hull);
+    CHECK(r.iterations > 0);
+    CHECK(r.status == Status::converged);
+    // The tiny one within absolute_tolerance (1e-9 m by default), which dwarfs it.
+    CHECK(r.distance <= (size < 1.f ? DistanceSettings{}.absolute_tolerance : 0.f));
+  }
+}
+
 TEST_CASE("a box's balls: its smallest half extent inside, its corners' distance around, each by the margin") {
   const ConvexHull box = ConvexHull::box({1.f, 2.f, 3.f});
   const detail::HullPlanes& p = box.planes();
