@@ -375,8 +375,8 @@ template <class A, class B>
     const F4 w = simplex.w[simplex.count];
     // |v| bounds the distance from above, v·w/|v| from below; stop when they are close.
     const float gap = vv - dot(v, w);
-    // The squares in double: in float, hulls 1e17 m across overflowed both sides to infinity
-    // (and 1e-17 m underflowed both to 0), which stopped the loop at its first vertex.
+    // The squares in double: in float, for shapes 1e17 m across both sides overflowed to
+    // infinity, which stopped the loop at its first vertex.
     if (gap <= relative * vv || double(gap) * gap <= double(std::max(absolute2, floor2)) * vv) break;
     // No new vertex, or one that does not bring the simplex closer, while the bounds are
     // apart: v is off by rounding by more than the gap. Finish in double.
