@@ -24,6 +24,16 @@ constexpr double k_square_rounding = 1e-6;
 /// float's normal range (m).
 constexpr double k_ball_min_radius = 1e-15, k_ball_max_radius = 1e15;
 
+/// The lowest of triangle k's own vertices along `normal`, relative to `c` (m): the triangle's
+/// plane through its vertices, for the balls and the planes' exact faces alike.
+double lowest_corner(std::span<const glm::vec3> vertices, std::span<const std::uint32_t> corners, std::size_t k,
+                     const glm::dvec3& normal, const glm::dvec3& c) {
+  double low = std::numeric_limits<double>::infinity();
+  for (std::size_t j = 3 * k; j < 3 * k + 3; ++j)
+    low = std::min(low, glm::dot(normal, glm::dvec3(vertices[corners[j]]) - c));
+  return low;
+}
+
 /// The balls about centre `c`. Inside: a point behind every triangle's own plane (through its
 /// vertices) is enclosed by the surface (each triangle subtends a positive solid angle from
 /// it), so lies in the hull, whatever rounding bent the surface; the nearest such plane is
@@ -33,8 +43,7 @@ void set_balls(HullPlanes& out, std::span<const glm::vec3> vertices, const glm::
   if (!(radius > k_ball_min_radius && radius < k_ball_max_radius)) return;
   double inner = std::numeric_limits<double>::infinity();
   for (std::size_t k = 0; k < normals.size(); ++k)
-    for (std::size_t j = 3 * k; j < 3 * k + 3; ++j)
-      inner = std::min(inner, glm::dot(normals[k], glm::dvec3(vertices[corners[j]]) - c));
+    inner = std::min(inner, lowest_corner(vertices, corners, k, normals[k], c));
   const double margin = static_cast<double>(out.margin), shrunk = inner - margin, grown = radius + margin;
   if (shrunk > 0.0) out.inner2 = static_cast<float>(shrunk * shrunk * (1.0 - k_square_rounding));
   out.outer2 = static_cast<float>(grown * grown * (1.0 + k_square_rounding));
@@ -62,9 +71,7 @@ HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec
   std::vector<Plane> found;
   for (std::size_t k = 0; k < normals.size(); ++k) {
     const glm::vec3 n(normals[k]);
-    double low = std::numeric_limits<double>::infinity();
-    for (std::size_t j = 3 * k; j < 3 * k + 3; ++j)
-      low = std::min(low, glm::dot(glm::dvec3(n), glm::dvec3(vertices[corners[j]]) - c));
+    const double low = lowest_corner(vertices, corners, k, glm::dvec3(n), c);
     const auto same = std::find_if(found.begin(), found.end(), [&](const Plane& p) {
       const glm::vec3 d = glm::abs(p.normal - n);
       return std::max(d.x, std::max(d.y, d.z)) <= k_same_normal;

@@ -134,7 +134,7 @@ private:
 template <class A, class B>
 bool gjk_intersect(const A& a, const B& b, int max_iterations) {
   PlaneAnswer known;
-  const PlaneVerdict planes = planes_verdict<PlaneQuery::boolean>(a, b, known); // a small hull's planes
+  const PlaneVerdict planes = planes_verdict<PlaneQuery::boolean>(a, b, known); // planes or balls
   if (planes != PlaneVerdict::unknown) return planes == PlaneVerdict::inside;
   SupportCursor<A> support_a{a};
   SupportCursor<B> support_b{b};
