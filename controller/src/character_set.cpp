@@ -36,6 +36,12 @@ constexpr std::uint8_t k_overlapped = 1, k_left_reach = 2;
 constexpr int k_region_tries = 3;
 // No character: a character id none has.
 constexpr std::uint32_t k_nobody = 0xffffffffu;
+// The pad a reach is grown by for the candidate lists, in the widest capsule radius: the lists
+// last while the crowd's reaches stay inside their grown boxes (ratio).
+constexpr float k_candidate_pad = 1.f;
+// Roaming characters past this many renew every candidate list: each roamer is checked against
+// every character (count).
+constexpr std::size_t k_max_roamers = 8;
 // How many characters down a line a push goes on to (count).
 constexpr int k_push_depth = 8;
 // How many characters one pusher may move out of its way in an update, down every line (count).
@@ -146,6 +152,7 @@ CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec
   checkpoints_.push_back(c.controller->checkpoint());
   results_.push_back(result);
   near_.emplace_back();
+  candidates_valid_ = false;
   characters_.push_back(std::move(c));
   return CharacterId{static_cast<std::uint32_t>(characters_.size() - 1)};
 }
@@ -167,20 +174,19 @@ const MoveResult& CharacterSet::result(CharacterId id) const {
   return results_[id.value];
 }
 
-// Neighbours come from a grid over the two axes the crowd spreads most along, in cells at
-// least as wide as any reach: each character goes into the one cell of its reach's low corner,
-// so the characters whose reach can meet i's lie in the cells from one before i's low corner to
-// its high corner. The cells' characters lie in one array cell after cell (a counting sort).
-// Reaches wider than a cell (a fast fall) are checked against every character instead.
-// Whatever the grid, `near` is exactly the others whose reach meets i's, in id order.
+// Candidates come from a grid over the two axes the crowd spreads most along, in cells at
+// least as wide as any padded reach: each character goes into the one cell of its box's low
+// corner, so the characters whose box can meet i's lie in the cells from one before i's low
+// corner to its high corner. The cells' characters lie in one array cell after cell (a counting
+// sort). Boxes wider than a cell (a fast fall) are checked against every character instead.
 void CharacterSet::build_grid() {
   const std::size_t n = characters_.size();
   float body_size = 0.f;
   gjk::Aabb all;
   for (std::size_t i = 0; i < n; ++i) {
     body_size = std::max(body_size, bodies_[i]);
-    all.min = glm::min(all.min, reach_[i].min);
-    all.max = glm::max(all.max, reach_[i].max);
+    all.min = glm::min(all.min, padded_[i].min);
+    all.max = glm::max(all.max, padded_[i].max);
   }
   if (n == 0) return;
 
@@ -195,7 +201,7 @@ void CharacterSet::build_grid() {
   const float widest = std::max(1.f, k_oversized_bodies * body_size);
   float cell = 0.f;
   for (std::size_t i = 0; i < n; ++i) {
-    const glm::vec3 size = reach_[i].max - reach_[i].min;
+    const glm::vec3 size = padded_[i].max - padded_[i].min;
     const float width = std::max(size[ax], size[az]);
     if (width <= widest) cell = std::max(cell, width);
   }
@@ -221,20 +227,20 @@ void CharacterSet::build_grid() {
   cell_start_.assign(columns * rows + 1, 0);
   oversized_.clear();
   for (std::size_t i = 0; i < n; ++i) {
-    const glm::vec3 size = reach_[i].max - reach_[i].min;
+    const glm::vec3 size = padded_[i].max - padded_[i].min;
     if (size[ax] > cell || size[az] > cell) {
       oversized_.push_back(static_cast<std::uint32_t>(i));
       cell_of_[i] = k_no_cell;
       continue;
     }
-    cell_of_[i] = static_cast<std::uint32_t>(grid_.row(reach_[i].min) * columns + grid_.column(reach_[i].min));
+    cell_of_[i] = static_cast<std::uint32_t>(grid_.row(padded_[i].min) * columns + grid_.column(padded_[i].min));
     ++cell_start_[cell_of_[i] + 1];
   }
   for (std::size_t c = 0; c + 1 < cell_start_.size(); ++c) cell_start_[c + 1] += cell_start_[c];
   in_cells_.resize(n - oversized_.size());
   cell_fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
   for (std::size_t i = 0; i < n; ++i)
-    if (cell_of_[i] != k_no_cell) in_cells_[cell_fill_[cell_of_[i]]++] = {reach_[i], static_cast<std::uint32_t>(i)};
+    if (cell_of_[i] != k_no_cell) in_cells_[cell_fill_[cell_of_[i]]++] = {padded_[i], static_cast<std::uint32_t>(i)};
 }
 
 // Checks character i's move as Controller::move would (throwing glide::Error), and sets its
@@ -274,39 +280,82 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   reach_[i] = {body.min - margin, body.max + margin};
 }
 
-// The others whose reach meets i's, in id order, as near_[i]; and appended to `obstacles`, the
-// start capsules of those i meets, in the same order.
-void CharacterSet::gather_near(std::size_t i, std::vector<CapsuleObstacle>& obstacles) {
-  thread_local std::vector<std::uint32_t> near; // one warm buffer per thread
+// Writes into `into` the others whose padded box meets i's, in id order, from the grid; returns
+// how many.
+std::size_t CharacterSet::grid_candidates(std::size_t i, std::vector<std::uint32_t>& into) const {
   std::size_t count = 0;
-  // Every candidate is written and kept only when it counts: whether a neighbour's reach meets
+  // Every candidate is written and kept only when it counts: whether a neighbour's box meets
   // this one's is a coin toss the branch predictor lost on most candidates.
   const auto consider = [&](std::uint32_t j, bool keep) {
-    near[count] = j;
+    into[count] = j;
     count += keep ? 1 : 0;
   };
-  // Room for every candidate: a character lies in one cell or among the oversized.
-  if (near.size() < characters_.size()) near.resize(characters_.size());
-  const gjk::Aabb mine = reach_[i];
+  const gjk::Aabb mine = padded_[i];
   if (cell_of_[i] == k_no_cell) {
     for (std::size_t j = 0; j < characters_.size(); ++j)
-      consider(static_cast<std::uint32_t>(j), j != i && overlaps(reach_[j], mine)); // rare: no grid cell
-  } else {
-    // The cells from one before the low corner's to the high corner's: up to 3 x 3, a row of
-    // which is one run of in_cells_.
-    const std::size_t x0 = std::max<std::size_t>(grid_.column(mine.min), 1) - 1, x1 = grid_.column(mine.max);
-    const std::size_t z0 = std::max<std::size_t>(grid_.row(mine.min), 1) - 1, z1 = grid_.row(mine.max);
-    for (std::size_t z = z0; z <= z1; ++z) {
-      const std::uint32_t start = cell_start_[z * grid_.columns + x0], end = cell_start_[z * grid_.columns + x1 + 1];
-      for (std::uint32_t k = start; k < end; ++k) {
-        const bool meet = overlaps(in_cells_[k].reach, mine), other = in_cells_[k].index != i;
-        consider(in_cells_[k].index, meet & other);
-      }
-    }
-    for (const std::uint32_t j : oversized_) consider(j, overlaps(reach_[j], mine));
-    if (count > 1) std::sort(near.begin(), near.begin() + static_cast<std::ptrdiff_t>(count));
+      consider(static_cast<std::uint32_t>(j), j != i && overlaps(padded_[j], mine)); // rare: no grid cell
+    return count;
   }
-  near_[i].assign(std::span(near).first(count));
+  // The cells from one before the low corner's to the high corner's: up to 3 x 3, a row of which
+  // is one run of in_cells_. The three runs are walked as one: a loop per run mispredicted its
+  // few trips.
+  const std::size_t x0 = std::max<std::size_t>(grid_.column(mine.min), 1) - 1, x1 = grid_.column(mine.max);
+  const std::size_t z0 = std::max<std::size_t>(grid_.row(mine.min), 1) - 1, z1 = grid_.row(mine.max);
+  std::array<std::uint32_t, 3> from{}, length{};
+  for (std::size_t z = z0, r = 0; z <= z1; ++z, ++r) {
+    from[r] = cell_start_[z * grid_.columns + x0];
+    length[r] = cell_start_[z * grid_.columns + x1 + 1] - from[r];
+  }
+  const std::uint32_t first_two = length[0] + length[1], total = first_two + length[2];
+  const std::uint32_t shift0 = from[0], shift1 = from[1] - length[0], shift2 = from[2] - first_two;
+  for (std::uint32_t k = 0; k < total; ++k) {
+    const std::uint32_t at = k + (k < length[0] ? shift0 : (k < first_two ? shift1 : shift2));
+    consider(in_cells_[at].index, overlaps(in_cells_[at].box, mine) & (in_cells_[at].index != i));
+  }
+  for (const std::uint32_t j : oversized_) consider(j, overlaps(padded_[j], mine));
+  if (count > 1) std::sort(into.begin(), into.begin() + static_cast<std::ptrdiff_t>(count));
+  return count;
+}
+
+// Every reach grown by the pad, and the grid over those boxes; each one's candidates are then
+// found in the moves' pass (gather_near), in parallel.
+void CharacterSet::renew_candidates() {
+  float radius = 0.f;
+  for (const CapsuleObstacle& o : start_) radius = std::max(radius, o.capsule.radius);
+  const float pad = k_candidate_pad * radius;
+  for (std::size_t i = 0; i < characters_.size(); ++i) padded_[i] = reach_[i].expanded(pad);
+  std::fill(roaming_.begin(), roaming_.end(), std::uint8_t{0});
+  roamers_.clear();
+  build_grid();
+  candidates_valid_ = true;
+}
+
+// The others whose reach meets i's, in id order, as near_[i] (its candidates first renewed from
+// the grid when `renewed`); and appended to `obstacles`, the start capsules of those i meets, in
+// the same order.
+void CharacterSet::gather_near(std::size_t i, bool renewed, std::vector<CapsuleObstacle>& obstacles) {
+  thread_local std::vector<std::uint32_t> found; // one warm buffer per thread
+  // Room for every candidate: a character is one of the candidates or of the roamers, once.
+  if (found.size() < characters_.size()) found.resize(characters_.size());
+  std::size_t count = 0;
+  const auto consider = [&](std::uint32_t j, bool keep) {
+    found[count] = j;
+    count += keep ? 1 : 0;
+  };
+  const gjk::Aabb mine = reach_[i];
+  if (roaming_[i] != 0) {
+    for (std::size_t j = 0; j < characters_.size(); ++j)
+      consider(static_cast<std::uint32_t>(j), j != i && overlaps(reach_[j], mine));
+  } else {
+    if (renewed) candidates_[i].assign(std::span(found).first(grid_candidates(i, found)));
+    // Roamers are taken from their own list, once.
+    for (const std::uint32_t j : candidates_[i].ids()) consider(j, overlaps(reach_[j], mine) & (roaming_[j] == 0));
+    const std::size_t from_candidates = count;
+    for (const std::uint32_t j : roamers_) consider(j, overlaps(reach_[j], mine));
+    if (from_candidates > 0 && count > from_candidates)
+      std::sort(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(count));
+  }
+  near_[i].assign(std::span(found).first(count));
   for (const std::uint32_t j : near_[i].ids())
     if (meets(i, j)) obstacles.push_back(start_[j]);
 }
@@ -588,6 +637,9 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   masks_.resize(n);
   filtered_.resize(n);
   refused_.assign(n, 0);
+  padded_.resize(n);
+  candidates_.resize(n);
+  roaming_.resize(n);
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       if (i + k_prefetch_ahead < end) {
@@ -602,6 +654,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
       } catch (const Error&) {
         refused_[i] = 1;
       }
+      if (!padded_[i].contains(reach_[i])) roaming_[i] = 1;
     }
   });
   for (std::size_t i = 0; i < n; ++i) {
@@ -614,7 +667,12 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   }
   velocities = effective_;
   world_->update(); // queries from many threads then only read the world
-  build_grid();
+  roamers_.clear();
+  if (candidates_valid_)
+    for (std::size_t i = 0; i < n; ++i)
+      if (roaming_[i] != 0) roamers_.push_back(static_cast<std::uint32_t>(i));
+  const bool renewed = !candidates_valid_ || roamers_.size() > k_max_roamers;
+  if (renewed) renew_candidates();
   now_.resize(n);
   redo_.resize(n);
 
@@ -629,7 +687,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     first.clear();
     for (std::size_t i = begin; i < end; ++i) {
       first.push_back(obstacles.size());
-      gather_near(i, obstacles);
+      gather_near(i, renewed, obstacles);
     }
     first.push_back(obstacles.size());
     for (std::size_t i = begin; i < end; ++i) {
@@ -680,7 +738,6 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     take_result(i, move_again(i, velocities[i], dt), dt);
   }
   last_conflicts_ = redone_.size();
-
   push_through(velocities, dt);
 }
 

@@ -190,6 +190,7 @@ void CharacterSet::restore_state(std::span<const std::byte> bytes) {
     characters_[i].pressure = motions[i].pressure;
     characters_[i].stepping_back = motions[i].stepping_back;
   }
+  candidates_valid_ = false; // the characters jumped: renew the neighbour candidates at once
 }
 
 } // namespace glide

@@ -101,8 +101,9 @@ private:
     std::uint32_t shoved_by = 0; ///< the last to push it this update
     bool piece_pressed = false;  ///< its last move's push_stopper is a character: a piece pressed it on one
   };
-  // The others whose reach meets a character's reach, by index in ascending order: a few held
-  // in place, so a pass over the crowd reads them in order, more on the heap.
+  // Other characters by index in ascending order (those whose reach meets a character's, or
+  // its candidates): a few held in place, so a pass over the crowd reads them in order, more on
+  // the heap.
   class NearList {
   public:
     void assign(std::span<const std::uint32_t> ids) {
@@ -127,7 +128,9 @@ private:
   const Character& at(CharacterId id) const;
   void prepare(std::size_t i, const glm::vec3& input, float dt);
   void build_grid();
-  void gather_near(std::size_t i, std::vector<CapsuleObstacle>& obstacles);
+  std::size_t grid_candidates(std::size_t i, std::vector<std::uint32_t>& into) const;
+  void renew_candidates();
+  void gather_near(std::size_t i, bool renewed, std::vector<CapsuleObstacle>& obstacles);
   /// Whether character i meets another: the other's layers share a bit with i's mask and i's
   /// filter and listener let it in.
   bool meets(std::size_t i, const CapsuleObstacle& other) const {
@@ -166,6 +169,17 @@ private:
   std::vector<std::uint32_t> redone_;               ///< whose first moves are made again, by index
   std::vector<std::uint32_t> left_;                 ///< whose moves left their reach, by index
   std::vector<CapsuleObstacle> again_;              ///< the obstacles of a second move
+
+  // Neighbours are looked for among candidates kept across updates (Verlet lists): each one's
+  // reach grown by a pad when they were last renewed, and the others whose grown reach met it.
+  // While a reach stays inside its grown box, the others it can meet are among its candidates;
+  // one that leaves it roams: it is checked against everyone, and everyone against it, until
+  // the next renewal.
+  std::vector<gjk::Aabb> padded_;      ///< each one's reach at the last renewal, grown by the pad
+  std::vector<NearList> candidates_;   ///< the others whose padded reach met its own then, by index
+  std::vector<std::uint8_t> roaming_;  ///< whose reach left its padded box since (1), by index
+  std::vector<std::uint32_t> roamers_; ///< those, by index
+  bool candidates_valid_ = false;      ///< false: renewed at the next update (a character added, a restore)
   /// Cells over two world axes, origin at the crowd's low corner.
   struct Grid {
     float cell = 1.f;                  ///< width of a cell (m)
@@ -189,15 +203,15 @@ private:
     }
   };
   struct InCell {
-    gjk::Aabb reach;
+    gjk::Aabb box; ///< padded reach
     std::uint32_t index;
   };
   Grid grid_;
   std::vector<std::uint32_t> cell_of_;    ///< each one's grid cell (k_no_cell: oversized)
   std::vector<std::uint32_t> cell_start_; ///< where each cell's characters start in in_cells_
   std::vector<std::uint32_t> cell_fill_;  ///< scratch of the counting sort
-  std::vector<InCell> in_cells_;          ///< reaches by cell, in id order within one
-  std::vector<std::uint32_t> oversized_;  ///< reaches wider than a grid cell
+  std::vector<InCell> in_cells_;          ///< padded reaches by cell, in id order within one
+  std::vector<std::uint32_t> oversized_;  ///< padded reaches wider than a grid cell
   std::size_t last_conflicts_ = 0;
   float push_reach_ = 0.f; ///< farthest a pusher moves another, or itself again, in this update (m)
 };
