@@ -3,6 +3,7 @@
 #include <glm/geometric.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -66,7 +67,8 @@ HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec
 
   struct Plane {
     glm::vec3 normal;
-    double lowest_own; // its triangles' lowest vertex along the normal
+    double lowest_own;                  // its triangles' lowest vertex along the normal
+    std::array<std::uint8_t, 4> corner; // its first triangle's vertices
   };
   std::vector<Plane> found;
   for (std::size_t k = 0; k < normals.size(); ++k) {
@@ -80,11 +82,16 @@ HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec
       same->lowest_own = std::min(same->lowest_own, low);
       continue;
     }
-    found.push_back({n, low});
+    std::array<std::uint8_t, 4> corner{};
+    for (std::size_t j = 0; j < 3; ++j) corner[j] = static_cast<std::uint8_t>(corners[3 * k + j]);
+    found.push_back({n, low, corner});
     if (found.size() > HullPlanes::k_max_planes) return out; // the balls alone
   }
 
+  // Hulls with planes have at most 2 * 64 - 4 vertices (each vertex on three or more planes).
+  if (vertices.size() > 255) return out;
   out.blocks.assign((found.size() + 3) / 4, PlaneBlock{{}, {}, {}, splat(std::numeric_limits<float>::max())});
+  out.corners.resize(found.size());
   for (std::size_t i = 0; i < found.size(); ++i) {
     const glm::dvec3 n(found[i].normal);
     double offset = -std::numeric_limits<double>::infinity();
@@ -96,6 +103,7 @@ HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec
     block.ny[i % 4] = found[i].normal.y;
     block.nz[i % 4] = found[i].normal.z;
     block.offset[i % 4] = rounded;
+    out.corners[i] = found[i].corner;
     if (offset - found[i].lowest_own <= k_exact_face * radius) out.exact_faces |= std::uint64_t{1} << i;
   }
   return out;

@@ -252,7 +252,13 @@ TEST_CASE("overlaps by planes against the oracle: random, boxy, flattened and fa
     const bool touching = intersect(s, hull);
     if (truth.distance >= 1e-5 * hull_scale && (r.overlapping() || touching)) ++wrong;
     if (truth.distance == 0.0 && truth.overlap_depth > 1e-5 * hull_scale && !(r.overlapping() && touching)) ++wrong;
-    if (r.iterations != 0) continue;
+    // What the planes answer (GJK, started from a plane's triangle, may end without an
+    // iteration too).
+    detail::PlaneAnswer planes_answer;
+    if (detail::segment_against_hull<detail::PlaneQuery::distance>(hull.planes(), s.a, s.b, planes_answer) ==
+        detail::PlaneVerdict::unknown)
+      continue;
+    CHECK(r.iterations == 0);
     const double spacing = 4e-7 * (std::abs(origin.x) + std::abs(origin.y) + std::abs(origin.z) + scale);
     const glm::dvec3 pa(r.point_a), pb(r.point_b);
     if (r.overlapping()) {
@@ -359,4 +365,43 @@ TEST_CASE("large hulls' balls against the oracle: round, slab, cube-cloud and ne
   CHECK(ball_wrong == 0);
   CHECK(by_ball > k_cases / 5); // both verdicts are exercised
   CHECK(apart > k_cases / 50);
+}
+
+TEST_CASE("a segment in front of a small hull starts GJK from the plane it faces and ends in about one iteration") {
+  // Hulls of 8 and 16 points on ellipsoids, segments 0.5 to 1.5 m long 1e-4 to 1 m away: GJK
+  // starts from the nearer end against a triangle of the plane the segment is farthest in
+  // front of. Started from one support pair toward the centre it took 2.1 to 3.1 iterations
+  // on average on such queries; every answer within the contract of the oracle's.
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  for (const int n : {8, 16}) {
+    int queries = 0, iterations = 0, wrong = 0;
+    for (int c = 0; c < 1000; ++c) {
+      const glm::vec3 axes{0.5f + u(rng), 0.5f + u(rng), 0.5f + u(rng)};
+      std::vector<glm::vec3> points;
+      for (int i = 0; i < n; ++i) points.push_back(random_unit(rng) * axes);
+      const ConvexHull hull(points);
+      const std::vector<glm::dvec3> vertices = glide::test::to_double(hull.vertices());
+      const glm::vec3 half = random_unit(rng) * (0.25f + 0.5f * u(rng));
+      const glm::vec3 center = random_unit(rng) * 3.f;
+      Segment s{center - half, center + half};
+      const glide::test::OracleResult far =
+          oracle_distance(std::vector<glm::dvec3>{glm::dvec3(s.a), glm::dvec3(s.b)}, vertices);
+      const double target = c % 2 ? 1e-4 : 0.05 + 0.95 * u(rng);
+      const glm::vec3 shift(far.normal * (target - far.distance));
+      s = {s.a + shift, s.b + shift};
+      const glide::test::OracleResult truth =
+          oracle_distance(std::vector<glm::dvec3>{glm::dvec3(s.a), glm::dvec3(s.b)}, vertices);
+      const DistanceResult r = distance(s, hull);
+      const double scale = 3.0;
+      if (r.distance < truth.distance - 1e-6 * scale || r.distance > truth.distance + 2e-6 * scale + 1e-6 * truth.distance)
+        ++wrong;
+      ++queries;
+      iterations += r.iterations;
+    }
+    CHECK(wrong == 0);
+    const double mean = double(iterations) / queries;
+    MESSAGE(n << " vertices: " << mean << " iterations on average");
+    CHECK(mean < 1.6);
+  }
 }

@@ -311,6 +311,27 @@ template <PlaneQuery query, class A, class B>
   }
 }
 
+/// A segment in front of a small hull's plane but not over its face (`known.plane`) starts GJK
+/// from its nearer end against one of that plane's triangles, next to the answer: 8- and
+/// 16-vertex hulls then end after 1.3 to 1.5 iterations on average instead of 2.1 to 3.1.
+/// False: a vertex is not finite.
+template <class A, class B>
+[[gnu::always_inline]] inline bool start_from_plane(const B& b, const PlaneAnswer& known, SupportCursor<A>& support_a,
+                                                    SupportCursor<B>& support_b, Simplex& simplex, float& max_w2) {
+  if constexpr (std::is_same_v<A, Segment> && std::is_same_v<B, ConvexHull>) {
+    if (known.plane < 0) return true;
+    const std::array<std::uint8_t, 4>& corner = b.planes().corners[static_cast<std::size_t>(known.plane)];
+    const std::uint32_t end = known.a_nearer ? 0u : 1u;
+    const F4 from = support_a.vertex4(end);
+    for (std::size_t k = 0; k < 3; ++k) {
+      simplex.stage(from, support_b.vertex4(corner[k]), F4{}, end, corner[k]);
+      if (!staged_finite(simplex, max_w2)) return false;
+      simplex.admit();
+    }
+  }
+  return true;
+}
+
 /// GJK on the cores, the radii ra and rb (checked by the caller) applied to the result here:
 /// applied by the caller, its reads of the fields just stored by this call each waited on a
 /// failed store-to-load forwarding (about 5 % of an 8-vertex query).
@@ -318,6 +339,10 @@ template <class A, class B>
 [[gnu::aligned(64)]] DistanceResult gjk_distance(const A& a, const B& b, const DistanceSettings& settings,
                                                  SimplexCache* cache, float ra, float rb) {
   if (!valid_settings(settings)) return invalid_result(cache);
+  SupportCursor<A> support_a{a};
+  SupportCursor<B> support_b{b};
+  Simplex simplex;
+  float max_w2 = 0.f; // largest |w|^2 seen: the scale of the rounding error
   // With a cache, GJK runs and keeps it: a warm start costs about what the planes do.
   if (!cache) [[likely]] { // likely: the planes laid out inline, not as a far branch (measured faster)
     PlaneAnswer known;
@@ -329,13 +354,8 @@ template <class A, class B>
       result.normal = known.normal;
       return with_radii(result, ra, rb);
     }
-  }
-
-  SupportCursor<A> support_a{a};
-  SupportCursor<B> support_b{b};
-  Simplex simplex;
-  float max_w2 = 0.f; // largest |w|^2 seen: the scale of the rounding error
-  if (cache && cache->valid && cache->count >= 1 && cache->count <= 4) {
+    if (!start_from_plane(b, known, support_a, support_b, simplex, max_w2)) return invalid_result(cache);
+  } else if (cache->valid && cache->count >= 1 && cache->count <= 4) {
     if (!warm_start(a, b, support_a, support_b, *cache, simplex, max_w2)) return invalid_result(cache);
   }
   if (simplex.count == 0) {

@@ -20,6 +20,7 @@
 #include <glm/vec3.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -52,6 +53,10 @@ struct HullPlanes {
   /// Bit i: plane i passes through its own face's vertices (within rounding), so a point over
   /// the face is its height above the plane away from the hull.
   std::uint64_t exact_faces = 0;
+  /// Each plane's vertices of one of its triangles (indices into the hull's vertices), by plane:
+  /// a segment over the hull but not over a face starts GJK from that triangle of the plane it
+  /// is farthest in front of.
+  std::vector<std::array<std::uint8_t, 4>> corners;
   /// The balls, kept by every solid hull (else negative): asked first of hulls without planes,
   /// and by the planes of an overlap before they clip. A ball about the centre inside the
   /// hull, shrunk by the margin: its radius squared (m^2).
@@ -138,6 +143,10 @@ struct PlaneAnswer {
   glm::vec3 point_b{0.f}; ///< on the hull (m)
   glm::vec3 normal{0.f};  ///< over a face: its outward normal
   float distance = 0.f;   ///< over a face: the gap (m)
+  /// Unknown, with the segment in front of a plane: that plane (the one it is farthest in
+  /// front of; -1 none) and whether end a is the nearer to it, for GJK's start.
+  int plane = -1;
+  bool a_nearer = true;
 };
 
 /// Which answers a query wants beyond `inside`: a distance query the pair over a face, a
@@ -150,16 +159,18 @@ enum class PlaneQuery { distance, boolean };
 [[gnu::always_inline]] inline bool over_face(const HullPlanes& hull, const F4* front, float top, const glm::vec3& a,
                                              const glm::vec3& b, F4 ac, F4 bc, PlaneAnswer& answer) {
   using namespace planes;
-  // Beyond 16 radii the projection's rounding nears the margin.
-  constexpr float k_far = 16.f / HullPlanes::k_margin; // in margins
-  if (!(top < k_far * hull.margin)) return false;
   int k = 0, hits;
   while ((hits = lanes(front[k] == splat(top))) == 0) ++k;
   const int lane = __builtin_ctz(static_cast<unsigned>(hits)), i = 4 * k + lane;
-  if (!((hull.exact_faces >> i) & 1u)) return false;
   const PlaneBlock& plane = hull.blocks[static_cast<std::size_t>(k)];
   const F4 n{plane.nx[lane], plane.ny[lane], plane.nz[lane], 0.f};
   const bool a_nearer = dot(n, ac) <= dot(n, bc); // the same offset on both sides
+  answer.plane = i;
+  answer.a_nearer = a_nearer;
+  // Beyond 16 radii the projection's rounding nears the margin.
+  constexpr float k_far = 16.f / HullPlanes::k_margin; // in margins
+  if (!(top > 0.f && top < k_far * hull.margin)) return false;
+  if (!((hull.exact_faces >> i) & 1u)) return false;
   if (!inside_all(hull.blocks.data(), static_cast<int>(hull.blocks.size()), (a_nearer ? ac : bc) - splat(top) * n,
                   hull.margin, i))
     return false;
@@ -226,7 +237,7 @@ template <PlaneQuery query>
     if constexpr (query == PlaneQuery::boolean) {
       if (top > hull.margin) return PlaneVerdict::apart;
     } else {
-      if (top > 0.f && over_face(hull, front, top, a, b, ac, bc, answer)) return PlaneVerdict::over_face;
+      if (over_face(hull, front, top, a, b, ac, bc, answer)) return PlaneVerdict::over_face;
     }
     return PlaneVerdict::unknown;
   }
