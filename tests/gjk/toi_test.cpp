@@ -508,6 +508,24 @@ TEST_CASE("toi: far from the world origin and huge motions end with finite outpu
   }
 }
 
+TEST_CASE("toi: a point grazing a thin triangle 1e4 m out, driven through it, hits it") {
+  // Regression (stress seed 7): the point starts 5.2e-4 m from the triangle, radius 2.5e-4 m,
+  // and closes in slowly (true contact at t = 0.349). Its coordinates round by up to 5e-4 m
+  // there: advancement jumped over the triangle between two queries, saw the slope rise and
+  // reported a miss. Its jumps now allow for that rounding: a hit, never after the contact.
+  const Triangle triangle{{1173.59338f, 2257.71973f, -9670.66113f},
+                          {1173.31812f, 2257.49268f, -9670.59277f},
+                          {1173.46387f, 2257.82178f, -9670.75977f}};
+  const glm::vec3 point(1173.43542f, 2257.75757f, -9670.72656f);
+  const glm::vec3 motion(0.0345458984f, -0.119262695f, 0.0830078125f);
+  const float radius = 0.00024539177f;
+  for (const ToiResult& res : {toi_conservative_advancement(Segment{point, point}, radius, motion, triangle),
+                               toi_bisection(Segment{point, point}, radius, motion, triangle)}) {
+    CHECK(res.hit);
+    CHECK(res.t <= 0.3494f);
+  }
+}
+
 TEST_CASE("toi: shallow approaches from far away stay conservative") {
   // Distances of ~100 m with closing speeds of 1e-3 of the motion: GJK's relative accuracy
   // on the far distance must not turn into a jump past the contact.

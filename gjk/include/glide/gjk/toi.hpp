@@ -60,6 +60,15 @@ inline Segment moved(const Segment& s, const glm::vec3& motion, double t) {
   return {glm::vec3(glm::dvec3(s.a) + m), glm::vec3(glm::dvec3(s.b) + m)};
 }
 
+/// The largest coordinate of the segment at the start and end of `motion` (m).
+inline double largest_coordinate(const Segment& s, const glm::vec3& motion) {
+  const glm::dvec3 m(motion);
+  double largest = 0.0;
+  for (const glm::dvec3& p : {glm::dvec3(s.a), glm::dvec3(s.b), glm::dvec3(s.a) + m, glm::dvec3(s.b) + m})
+    largest = std::max({largest, std::abs(p.x), std::abs(p.y), std::abs(p.z)});
+  return largest;
+}
+
 /// The largest float not above t, so a reported t never passes the time of impact.
 inline float float_below(double t) {
   float f = static_cast<float>(t);
@@ -191,6 +200,10 @@ ToiResult toi_conservative_advancement(const Segment& seg, float radius, const g
     out.t = detail::float_below(at);
     return out;
   };
+  // The moved segment's coordinates are rounded to float, by up to this (m): far from the origin
+  // more than a small radius (1e4 m: about 2e-3 m). A jump that did not allow for it could end
+  // beyond a thin shape's surface, where the slope rises and seems to prove a miss.
+  const double rounding = 2.0 * std::numeric_limits<float>::epsilon() * detail::largest_coordinate(seg, motion);
   double t = 0.0;
   for (int step = 0; step < settings.max_iterations; ++step) {
     if (!(d.distance > radius)) return contact(t, d); // reached within the GJK accuracy
@@ -198,7 +211,7 @@ ToiResult toi_conservative_advancement(const Segment& seg, float radius, const g
     // one: jump by the lower bound so that far-away grazing approaches cannot overshoot.
     const double error = (settings.distance.relative_tolerance + 4.0 * std::numeric_limits<float>::epsilon()) *
                              static_cast<double>(d.distance) +
-                         settings.distance.absolute_tolerance;
+                         settings.distance.absolute_tolerance + rounding;
     const double gap = std::max(0.0, static_cast<double>(d.distance) - error - radius);
     const double closing = -glm::dot(glm::dvec3(d.normal), m); // metres per unit t toward the shape
     if (!(closing > 0.0)) return out;                          // moving away or parallel: f never drops
