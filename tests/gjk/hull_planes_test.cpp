@@ -394,7 +394,8 @@ TEST_CASE("a segment in front of a small hull starts GJK from the plane it faces
           oracle_distance(std::vector<glm::dvec3>{glm::dvec3(s.a), glm::dvec3(s.b)}, vertices);
       const DistanceResult r = distance(s, hull);
       const double scale = 3.0;
-      if (r.distance < truth.distance - 1e-6 * scale || r.distance > truth.distance + 2e-6 * scale + 1e-6 * truth.distance)
+      if (r.distance < truth.distance - 1e-6 * scale ||
+          r.distance > truth.distance + 2e-6 * scale + 1e-6 * truth.distance)
         ++wrong;
       ++queries;
       iterations += r.iterations;
