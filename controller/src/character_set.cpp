@@ -310,7 +310,8 @@ std::size_t CharacterSet::grid_candidates(std::size_t i, std::vector<std::uint32
   const std::uint32_t shift0 = from[0], shift1 = from[1] - length[0], shift2 = from[2] - first_two;
   for (std::uint32_t k = 0; k < total; ++k) {
     const std::uint32_t at = k + (k < length[0] ? shift0 : (k < first_two ? shift1 : shift2));
-    consider(in_cells_[at].index, overlaps(in_cells_[at].box, mine) & (in_cells_[at].index != i));
+    const bool meet = overlaps(in_cells_[at].box, mine), other = in_cells_[at].index != i;
+    consider(in_cells_[at].index, meet & other);
   }
   for (const std::uint32_t j : oversized_) consider(j, overlaps(padded_[j], mine));
   if (count > 1) std::sort(into.begin(), into.begin() + static_cast<std::ptrdiff_t>(count));
@@ -349,7 +350,10 @@ void CharacterSet::gather_near(std::size_t i, bool renewed, std::vector<CapsuleO
   } else {
     if (renewed) candidates_[i].assign(std::span(found).first(grid_candidates(i, found)));
     // Roamers are taken from their own list, once.
-    for (const std::uint32_t j : candidates_[i].ids()) consider(j, overlaps(reach_[j], mine) & (roaming_[j] == 0));
+    for (const std::uint32_t j : candidates_[i].ids()) {
+      const bool meet = overlaps(reach_[j], mine), settled = roaming_[j] == 0;
+      consider(j, meet & settled);
+    }
     const std::size_t from_candidates = count;
     for (const std::uint32_t j : roamers_) consider(j, overlaps(reach_[j], mine));
     if (from_candidates > 0 && count > from_candidates)
