@@ -302,7 +302,7 @@ std::size_t CharacterSet::grid_candidates(std::size_t i, std::vector<std::uint32
   const std::size_t x0 = std::max<std::size_t>(grid_.column(mine.min), 1) - 1, x1 = grid_.column(mine.max);
   const std::size_t z0 = std::max<std::size_t>(grid_.row(mine.min), 1) - 1, z1 = grid_.row(mine.max);
   std::array<std::uint32_t, 3> from{}, length{};
-  for (std::size_t z = z0, r = 0; z <= z1; ++z, ++r) {
+  for (std::size_t z = z0, r = 0; z <= z1 && r < from.size(); ++z, ++r) { // a box spans 2 cells at most
     from[r] = cell_start_[z * grid_.columns + x0];
     length[r] = cell_start_[z * grid_.columns + x1 + 1] - from[r];
   }
