@@ -742,6 +742,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     take_result(i, move_again(i, velocities[i], dt), dt);
   }
   last_conflicts_ = redone_.size();
+
   push_through(velocities, dt);
 }
 

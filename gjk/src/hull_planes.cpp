@@ -65,6 +65,9 @@ HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec
   out.margin = HullPlanes::k_margin * static_cast<float>(radius);
   set_balls(out, vertices, c, radius, normals, corners);
 
+  // Hulls with planes have at most 2 * 64 - 4 vertices (each vertex on three or more planes), so
+  // a byte indexes theirs.
+  if (vertices.size() > 255) return out; // the balls alone
   struct Plane {
     glm::vec3 normal;
     double lowest_own;                  // its triangles' lowest vertex along the normal
@@ -88,8 +91,6 @@ HullPlanes make_hull_planes(std::span<const glm::vec3> vertices, const glm::dvec
     if (found.size() > HullPlanes::k_max_planes) return out; // the balls alone
   }
 
-  // Hulls with planes have at most 2 * 64 - 4 vertices (each vertex on three or more planes).
-  if (vertices.size() > 255) return out;
   out.blocks.assign((found.size() + 3) / 4, PlaneBlock{{}, {}, {}, splat(std::numeric_limits<float>::max())});
   out.corners.resize(found.size());
   for (std::size_t i = 0; i < found.size(); ++i) {

@@ -155,7 +155,8 @@ enum class PlaneQuery { distance, boolean };
 
 /// The segment's nearest end over the face of plane i (the plane it is farthest in front of,
 /// by `top`), at least the margin inside the face's rim: then the end and its projection are
-/// the nearest pair, since the whole hull lies behind the plane.
+/// the nearest pair, since the whole hull lies behind the plane. Whatever it finds, it records
+/// plane i and the nearer end in `answer` (GJK starts from them when this is false).
 [[gnu::always_inline]] inline bool over_face(const HullPlanes& hull, const F4* front, float top, const glm::vec3& a,
                                              const glm::vec3& b, F4 ac, F4 bc, PlaneAnswer& answer) {
   using namespace planes;
