@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -405,4 +406,40 @@ TEST_CASE("a segment in front of a small hull starts GJK from the plane it faces
     MESSAGE(n << " vertices: " << mean << " iterations on average");
     CHECK(mean < 1.6);
   }
+}
+
+TEST_CASE("GJK's start from a plane's triangle: the nearest point of its rim, as brute force in double finds it") {
+  // Random, sliver and needle triangles, near and far from the origin, with the origin's
+  // projection inside them too: the nearest point of the three edges, its distance within
+  // float rounding of the exact one, and its weights giving the point.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  const auto nearest_on_edge = [](const glm::dvec3& a, const glm::dvec3& b) {
+    const glm::dvec3 d = b - a;
+    const double dd = glm::dot(d, d);
+    const double t = dd > 0.0 ? std::clamp(-glm::dot(a, d) / dd, 0.0, 1.0) : 0.0;
+    return glm::length(a + t * d);
+  };
+  int wrong = 0;
+  for (int c = 0; c < 10000; ++c) {
+    const float scale = std::pow(10.f, 3.f * u(rng));
+    const glm::vec3 offset = c % 4 == 0 ? glm::vec3(u(rng), u(rng), u(rng)) * 1e3f : glm::vec3(0.f);
+    glm::vec3 p[3];
+    for (glm::vec3& q : p) q = glm::vec3(u(rng), u(rng), u(rng)) * scale + offset;
+    if (c % 3 == 1) p[2] = p[0] + (p[1] - p[0]) * (0.5f + 0.5f * u(rng)) + glm::vec3(u(rng)) * (1e-4f * scale);
+    if (c % 5 == 2) p[1] = p[0] + glm::vec3(u(rng), u(rng), u(rng)) * (1e-5f * scale); // needle
+    const detail::F4 q[3] = {detail::load(p[0]), detail::load(p[1]), detail::load(p[2])};
+    const detail::Closest4 out = detail::closest_on_triangle_rim(q);
+    const glm::dvec3 d0(p[0]), d1(p[1]), d2(p[2]);
+    const double exact = std::min({nearest_on_edge(d0, d1), nearest_on_edge(d1, d2), nearest_on_edge(d2, d0)});
+    const double size = std::max({glm::length(d0), glm::length(d1), glm::length(d2)});
+    glm::dvec3 combined(0.0);
+    for (int i = 0; i < 3; ++i)
+      if (out.mask & (1u << i)) combined += double(out.weights[static_cast<std::size_t>(i)]) * glm::dvec3(p[i]);
+    const double tolerance = 8.0 * std::numeric_limits<float>::epsilon() * size;
+    if (std::abs(std::sqrt(double(out.distance_squared)) - exact) > tolerance ||
+        glm::length(combined - glm::dvec3(detail::to_vec3(out.point))) > tolerance || out.mask == 0)
+      ++wrong;
+  }
+  CHECK(wrong == 0);
 }

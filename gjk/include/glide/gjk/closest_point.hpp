@@ -111,6 +111,20 @@ inline void closest_on_triangle_edges(const F4* p, int i, int j, int k, bool out
   write_edge(best, out);
 }
 
+/// The nearest point of the rim of triangle p[0] p[1] p[2] (its three edges), for a triangle
+/// the origin almost always lies beyond (GJK's start from a hull's plane): no normal, no areas,
+/// and no branch on the region, which mispredicts. Measured on the mixed 8-vertex stream:
+/// inlined into GJK, 2 % slower; the three edges side by side in vector lanes, 2 to 8 %.
+[[gnu::noinline]] inline Closest4 closest_on_triangle_rim(const F4* p) {
+  const EdgeCandidate c01 = edge_candidate(p[0], p[1], 0, 1);
+  const EdgeCandidate c12 = edge_candidate(p[1], p[2], 1, 2);
+  const EdgeCandidate c20 = edge_candidate(p[2], p[0], 2, 0);
+  const EdgeCandidate& nearer = c12.distance_squared < c01.distance_squared ? c12 : c01;
+  Closest4 out;
+  write_edge(c20.distance_squared < nearer.distance_squared ? c20 : nearer, out);
+  return out;
+}
+
 /// sin² of the angle between two edges below which their float cross product is not trusted
 /// as the normal. Its error is about FLT_EPSILON · |e1| |e2| per component, so its direction
 /// is off by about FLT_EPSILON / sin: the projection's distance by that times the triangle's

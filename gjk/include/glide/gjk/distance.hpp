@@ -342,7 +342,8 @@ template <class A, class B>
   SupportCursor<A> support_a{a};
   SupportCursor<B> support_b{b};
   Simplex simplex;
-  float max_w2 = 0.f; // largest |w|^2 seen: the scale of the rounding error
+  float max_w2 = 0.f;      // largest |w|^2 seen: the scale of the rounding error
+  bool from_plane = false; // the simplex starts as a triangle of the plane faced
   // With a cache, GJK runs and keeps it: a warm start costs about what the planes do.
   if (!cache) [[likely]] { // likely: the planes laid out inline, not as a far branch (measured faster)
     PlaneAnswer known;
@@ -355,6 +356,7 @@ template <class A, class B>
       return with_radii(result, ra, rb);
     }
     if (!start_from_plane(b, known, support_a, support_b, simplex, max_w2)) return invalid_result(cache);
+    from_plane = simplex.count == 3;
   } else if (cache->valid && cache->count >= 1 && cache->count <= 4) {
     if (!warm_start(a, b, support_a, support_b, *cache, simplex, max_w2)) return invalid_result(cache);
   }
@@ -368,7 +370,11 @@ template <class A, class B>
   float vv = dot(v, v);
   bool overlap = false;
   if (simplex.count > 1) {
-    const Closest4 closest = closest_to_origin(simplex.w, simplex.count);
+    // A plane's triangle: the origin lies beyond its rim but for rare cases (within the
+    // margin of the face's rim, an inexact face), and there the rim's nearest point is still
+    // a point of A - B: the bounds below hold for any, and GJK goes on from it.
+    const Closest4 closest =
+        from_plane ? closest_on_triangle_rim(simplex.w) : closest_to_origin(simplex.w, simplex.count);
     simplex.keep(closest);
     v = closest.point;
     vv = closest.distance_squared;
