@@ -63,19 +63,6 @@ gjk::Aabb everywhere() {
   return {glm::vec3(-inf), glm::vec3(inf)};
 }
 
-// Whether two capsules' segments lie, along a world axis, farther apart than their radii
-// with a margin far above the rounding of gjk::closest_points: then that exact test cannot
-// find them overlapping, and need not run.
-bool surely_apart(const gjk::Capsule& a, const gjk::Capsule& b) {
-  const double apart = 1.001 * (double(a.radius) + double(b.radius)) + 1e-4;
-  for (int k = 0; k < 3; ++k) {
-    const double a_lo = std::min(a.segment.a[k], a.segment.b[k]), a_hi = std::max(a.segment.a[k], a.segment.b[k]);
-    const double b_lo = std::min(b.segment.a[k], b.segment.b[k]), b_hi = std::max(b.segment.a[k], b.segment.b[k]);
-    if (b_lo - a_hi > apart || a_lo - b_hi > apart) return true;
-  }
-  return false;
-}
-
 // Aabb::overlaps without its branches: a grid's candidate is a coin toss, which a branch per
 // comparison mispredicted.
 bool overlaps(const gjk::Aabb& a, const gjk::Aabb& b) {
@@ -720,7 +707,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
       for (const std::uint32_t j : near_[i].ids()) {
         if (!meets(i, j) && !meets(j, static_cast<std::uint32_t>(i))) continue;
         const gjk::Capsule& theirs = now_[j];
-        if (!surely_apart(mine, theirs) &&
+        if (!gjk::capsule_gap_surely_exceeds(mine, theirs, 0.f) &&
             gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {
           redo_[i] = k_overlapped;
           break;

@@ -41,10 +41,13 @@ glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other
 }
 
 // Whether character `o` is in a query of `capsule` over `box` (its layers meet the filter's,
-// its bounds meet the box); then `d` is the two capsules' closest points.
+// its bounds meet the box) and may come within `within` of it (m); then `d` is the two
+// capsules' closest points.
 bool character_in(const gjk::Capsule& capsule, const CapsuleObstacle& o, const gjk::Aabb& box,
-                  const QueryFilter& filter, gjk::SegmentPairClosest& d) {
-  if ((o.layers & filter.layer_mask) == 0 || !gjk::capsule_bounds(o.capsule).overlaps(box)) return false;
+                  const QueryFilter& filter, float within, gjk::SegmentPairClosest& d) {
+  if ((o.layers & filter.layer_mask) == 0 || !gjk::capsule_bounds(o.capsule).overlaps(box) ||
+      gjk::capsule_gap_surely_exceeds(capsule, o.capsule, within))
+    return false;
   d = gjk::closest_points(capsule.segment, o.capsule.segment);
   return true;
 }
@@ -287,6 +290,8 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
     if ((o.layers & filter.layer_mask) == 0 || !bounds.overlaps(reach_box) ||
         swept.enter(bounds) > std::min(1.f, hits.bound() + slack))
       continue;
+    // Farther apart than the motion is long, beyond time_of_impact's own margin for that: no hit.
+    if (gjk::capsule_gap_surely_exceeds(capsule, o.capsule, motion_length + 1.02f * toi.tolerance)) continue;
     const gjk::CapsulePairHit r = gjk::time_of_impact(capsule, motion, o.capsule, toi.tolerance);
     if (!r.hit || (settings.ignore_separating && glm::dot(r.normal, motion) >= -1e-4f * motion_length)) continue;
     hits.add({r.t, r.point, r.normal, HitTarget::character, {}, 0, o.id});
@@ -353,7 +358,8 @@ bool NearbyPieces::character_closer(const gjk::Capsule& capsule, float gap, floa
   note_query(box);
   gjk::SegmentPairClosest d;
   for (const CapsuleObstacle& o : characters_)
-    if (character_in(capsule, o, box, filter, d) && d.distance - capsule.radius - o.capsule.radius < gap) return true;
+    if (character_in(capsule, o, box, filter, gap, d) && d.distance - capsule.radius - o.capsule.radius < gap)
+      return true;
   return false;
 }
 
@@ -362,7 +368,7 @@ void NearbyPieces::add_character_contacts(const gjk::Capsule& capsule, float max
                                           const QueryFilter& filter) {
   gjk::SegmentPairClosest d;
   for (const CapsuleObstacle& o : characters_) {
-    if (!character_in(capsule, o, box, filter, d)) continue;
+    if (!character_in(capsule, o, box, filter, max_distance, d)) continue;
     const float gap = d.distance - capsule.radius - o.capsule.radius;
     if (gap > max_distance) continue;
     Contact c;

@@ -1,8 +1,13 @@
 #pragma once
 
+#include <glide/gjk/detail/fp_exact.hpp>
 #include <glide/gjk/shapes.hpp>
 
 #include <glm/vec3.hpp>
+
+#include <cmath>
+
+GLIDE_GJK_FP_EXACT_BEGIN
 
 namespace glide::gjk {
 
@@ -33,4 +38,44 @@ struct CapsulePairHit {
 /// distances, no GJK.
 CapsulePairHit time_of_impact(const Capsule& moving, const glm::vec3& motion, const Capsule& still, float tolerance);
 
+namespace detail {
+
+/// The square of the gap between the bounding boxes of two segments (m^2): 0 where they
+/// overlap along an axis, and for NaN. Each difference rounds relative to itself, so the
+/// result is within a few float epsilons of the exact square, wherever the segments lie.
+inline float segment_box_gap2(const Segment& a, const Segment& b) {
+  float gap2 = 0.f;
+  for (int k = 0; k < 3; ++k) {
+    const float a0 = a.a[k], a1 = a.b[k], b0 = b.a[k], b1 = b.b[k];
+    const float a_lo = a0 < a1 ? a0 : a1, a_hi = a0 < a1 ? a1 : a0;
+    const float b_lo = b0 < b1 ? b0 : b1, b_hi = b0 < b1 ? b1 : b0;
+    const float up = b_lo - a_hi, down = a_lo - b_hi;
+    const float gap = up > down ? up : down;
+    gap2 += gap > 0.f ? gap * gap : 0.f;
+  }
+  return gap2;
+}
+
+} // namespace detail
+
+/// A lower bound of the distance between segments `a` and `b` (m): the gap between their
+/// bounding boxes, shrunk by far more than its float rounding. For upright capsules side by
+/// side it is their distance. 0 for non-finite input.
+inline float segment_distance_lower_bound(const Segment& a, const Segment& b) {
+  return std::sqrt(detail::segment_box_gap2(a, b)) * (1.f - 2e-5f);
+}
+
+/// Whether the gap between two capsules (their segments' distance less both radii) surely
+/// exceeds `limit` (m, >= minus the radii), by the bound above with a margin far above the
+/// rounding of the sums: a query rejects with it, in a few float operations, the pairs too far
+/// apart to matter before closest_points or time_of_impact, which work in double. False says
+/// nothing.
+inline bool capsule_gap_surely_exceeds(const Capsule& a, const Capsule& b, float limit) {
+  const float radii = a.radius + b.radius;
+  const float beyond = limit + radii + 1e-5f * (radii + std::abs(limit)); // the distance to exceed
+  return beyond >= 0.f && detail::segment_box_gap2(a.segment, b.segment) * (1.f - 4e-5f) > beyond * beyond;
+}
+
 } // namespace glide::gjk
+
+GLIDE_GJK_FP_EXACT_END
