@@ -2,11 +2,11 @@
 // each heading for its own random goals, moved once a frame (60 Hz) on 1 or 2 threads through
 // JobThreads. Collision on: a CharacterSet (characters block each other). Collision off: the
 // same characters as plain Controllers moved over the same job hook, meeting only the world.
-// Each benchmark iteration is one frame after a warm-up; only the update is timed (manual
-// time), steering and gravity are outside. Counters: us per frame, us per character-update.
-// `crowd` runs the frames back to back; `crowd_paced` starts one every 1/60 s, as a game does,
-// so the threads sleep between them; `crowd_paced_spinning` keeps the 2 threads' worker
-// spinning from one frame to the next.
+// Collision 2 (1 thread): a CharacterSet whose characters pass through each other, its own
+// passes without the capsules met. Each benchmark iteration is one frame after a warm-up; only the update is timed
+// (manual time), steering and gravity are outside. Counters: us per frame, us per character-update. `crowd` runs the
+// frames back to back; `crowd_paced` starts one every 1/60 s, as a game does, so the threads sleep between them;
+// `crowd_paced_spinning` keeps the 2 threads' worker spinning from one frame to the next.
 #include <glide/controller/character_set.hpp>
 #include <glide/controller/controller.hpp>
 #include <glide/controller/job_threads.hpp>
@@ -117,7 +117,9 @@ std::vector<glm::vec3> room_for(benchmark::State& state, const glide::World& wor
   return {};
 }
 
-// Args: characters, threads, collision (1 on, 0 off). `paced`: each frame starts 1/60 s after
+// Args: characters, threads, collision (1 on, 0 off, 2 a CharacterSet whose characters are on
+// no layer, so they pass through each other: the set's own passes without the capsules met).
+// `paced`: each frame starts 1/60 s after
 // the last one began, as in a game, so the threads sleep between frames unless they spin for
 // `spin_microseconds`; else back to back.
 void crowd_frames(benchmark::State& state, bool paced, int spin_microseconds) {
@@ -134,8 +136,9 @@ void crowd_frames(benchmark::State& state, bool paced, int spin_microseconds) {
 
   glide::CharacterSet set(world);
   std::vector<std::unique_ptr<glide::Controller>> alone;
+  const glide::CharacterInfo info{.layers = state.range(2) == 2 ? 0u : 1u};
   if (collide)
-    for (const glm::vec3& spot : spots) set.add(settings, spot);
+    for (const glm::vec3& spot : spots) set.add(settings, spot, info);
   else
     for (const glm::vec3& spot : spots) alone.push_back(std::make_unique<glide::Controller>(world, settings, spot));
   const auto controller = [&](std::size_t i) -> const glide::Controller& {
@@ -188,6 +191,11 @@ void crowd_args(benchmark::internal::Benchmark* b) {
   for (const int count : {1000, 10000})
     for (const int threads : {1, 2})
       for (const int collide : {1, 0}) b->Args({count, threads, collide});
+}
+
+// The set's passes alone (collision 2), beside the rows above: 1 thread.
+void crowd_pass_through_args(benchmark::internal::Benchmark* b) {
+  for (const int count : {1000, 10000}) b->Args({count, 1, 2});
 }
 
 // Args: characters, 0 save / 1 restore. A whole set's snapshot after 30 walked frames: what a
@@ -265,7 +273,7 @@ BENCHMARK(crowd_snapshot)
     ->ArgNames({"characters", "restore"})
     ->ArgsProduct({{1000, 10000}, {0, 1}})
     ->Unit(benchmark::kMicrosecond);
-BENCHMARK(crowd)->Apply(crowd_rows)->Apply(crowd_args);
+BENCHMARK(crowd)->Apply(crowd_rows)->Apply(crowd_args)->Apply(crowd_pass_through_args);
 BENCHMARK(crowd_paced)->Apply(crowd_rows)->Apply(crowd_args);
 BENCHMARK(crowd_paced_spinning)->Apply(crowd_rows)->ArgsProduct({{1000, 10000}, {2}, {1, 0}});
 BENCHMARK_MAIN();
