@@ -3,10 +3,12 @@
 // JobThreads. Collision on: a CharacterSet (characters block each other). Collision off: the
 // same characters as plain Controllers moved over the same job hook, meeting only the world.
 // Collision 2 (1 thread): a CharacterSet whose characters pass through each other, its own
-// passes without the capsules met. Each benchmark iteration is one frame after a warm-up; only the update is timed
-// (manual time), steering and gravity are outside. Counters: us per frame, us per character-update. `crowd` runs the
-// frames back to back; `crowd_paced` starts one every 1/60 s, as a game does, so the threads sleep between them;
-// `crowd_paced_spinning` keeps the 2 threads' worker spinning from one frame to the next.
+// passes without the capsules met.
+// Each benchmark iteration is one frame after a warm-up; only the update is timed (manual
+// time), steering and gravity are outside. Counters: us per frame, us per character-update.
+// `crowd` runs the frames back to back; `crowd_paced` starts one every 1/60 s, as a game does,
+// so the threads sleep between them; `crowd_paced_spinning` keeps the 2 threads' worker
+// spinning from one frame to the next.
 #include <glide/controller/character_set.hpp>
 #include <glide/controller/controller.hpp>
 #include <glide/controller/job_threads.hpp>
@@ -119,9 +121,8 @@ std::vector<glm::vec3> room_for(benchmark::State& state, const glide::World& wor
 
 // Args: characters, threads, collision (1 on, 0 off, 2 a CharacterSet whose characters are on
 // no layer, so they pass through each other: the set's own passes without the capsules met).
-// `paced`: each frame starts 1/60 s after
-// the last one began, as in a game, so the threads sleep between frames unless they spin for
-// `spin_microseconds`; else back to back.
+// `paced`: each frame starts 1/60 s after the last one began, as in a game, so the threads
+// sleep between frames unless they spin for `spin_microseconds`; else back to back.
 void crowd_frames(benchmark::State& state, bool paced, int spin_microseconds) {
   const auto count = static_cast<std::size_t>(state.range(0));
   const auto threads = static_cast<unsigned>(state.range(1));
