@@ -86,7 +86,7 @@ void prefetch(const Controller& k, std::size_t bytes = sizeof(Controller)) {
 // the frame.
 constexpr std::size_t k_prefetch_pieces_ahead = k_prefetch_ahead - 1; // (count)
 
-// What keep() writes of a result: its fields before the hits and the first hits.
+// What a move writes of its result: its fields before the hits and the first hits.
 void prefetch_for_keep(MoveResult& r) {
   auto* at = reinterpret_cast<char*>(&r);
   for (std::size_t line = 0; line < offsetof(MoveResult, hits) + 2 * sizeof(ControllerHit); line += 64)
@@ -100,8 +100,11 @@ void keep(MoveResult& to, const MoveResult& from) {
   static_assert(offsetof(MoveResult, hits) + sizeof(MoveResult::hits) == sizeof(MoveResult));
   auto* out = reinterpret_cast<unsigned char*>(&to);
   const auto* in = reinterpret_cast<const unsigned char*>(&from);
-  const auto used = static_cast<std::size_t>(std::clamp(from.hit_count, 0, MoveResult::k_max_hits));
-  std::memcpy(out, in, offsetof(MoveResult, hits) + used * sizeof(ControllerHit));
+  // A fixed size for the fields before the hits, and one copy per hit: a copy of a size known
+  // only at run time became a `rep movs`, whose start-up took most of a move's bookkeeping.
+  std::memcpy(out, in, offsetof(MoveResult, hits));
+  const int used = std::clamp(from.hit_count, 0, MoveResult::k_max_hits);
+  for (int h = 0; h < used; ++h) to.hits[static_cast<std::size_t>(h)] = from.hits[static_cast<std::size_t>(h)];
 }
 
 // One move's outcome followed by another's: where the second ended, what both did.
@@ -360,7 +363,14 @@ void CharacterSet::move_first(std::size_t i, std::span<const CapsuleObstacle> ot
   NearbyPieces& nearby = c.controller->nearby_;
   nearby.set_characters(others);
   nearby.set_character_region(reach_[i]);
-  take_result(i, c.controller->move_checked(velocity, dt), dt);
+  // The move writes its result in place: a result returned and copied in was read back before
+  // its stores had landed, which stalled each copy.
+  MoveResult& result = results_[i];
+  static const MoveResult k_fresh{};
+  std::memcpy(reinterpret_cast<unsigned char*>(&result), reinterpret_cast<const unsigned char*>(&k_fresh),
+              offsetof(MoveResult, hits));
+  c.controller->move_checked(velocity, dt, result);
+  take_velocity(i, result, dt);
   redo_[i] = nearby.left_character_region() ? k_left_reach : 0;
   nearby.set_characters({});
   nearby.set_character_region(everywhere());
@@ -369,6 +379,11 @@ void CharacterSet::move_first(std::size_t i, std::span<const CapsuleObstacle> ot
 // A whole move's result as character i's this update, with what the later passes read of it.
 void CharacterSet::take_result(std::size_t i, const MoveResult& result, float dt) {
   keep(results_[i], result);
+  take_velocity(i, result, dt);
+}
+
+// What the later passes read of character i's result this update.
+void CharacterSet::take_velocity(std::size_t i, const MoveResult& result, float dt) {
   characters_[i].velocity = result.displacement / dt;
   characters_[i].piece_pressed = result.push_stopper.target == HitTarget::character;
 }

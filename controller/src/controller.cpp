@@ -214,12 +214,13 @@ void Controller::rebase() {
 MoveResult Controller::move(const glm::vec3& velocity, float dt) {
   follow_origin();
   check_move(velocity, dt);
-  return move_checked(velocity, dt);
+  MoveResult result;
+  move_checked(velocity, dt, result);
+  return result;
 }
 
-MoveResult Controller::move_checked(const glm::vec3& velocity, float dt) {
+void Controller::move_checked(const glm::vec3& velocity, float dt, MoveResult& result) {
   if (!given_characters_.empty()) pick_characters();
-  MoveResult result;
   trace_.iterations.clear();
   const glm::vec3 start = position_;
   const glm::vec3& up = settings_.up;
@@ -259,7 +260,6 @@ MoveResult Controller::move_checked(const glm::vec3& velocity, float dt) {
   result.position = position_;
   result.displacement = position_ - start;
   seen_revision_ = world_->revision();
-  return result;
 }
 
 void Controller::record_hit(const SweepHit& hit, float fraction, MoveResult& result) const {

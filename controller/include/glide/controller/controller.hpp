@@ -209,8 +209,10 @@ private:
   void rebase(); // follow_origin's work
   /// Throws glide::Error, before anything changes, for a move Controller::move refuses.
   void check_move(const glm::vec3& velocity, float dt) const;
-  /// move's work, for a velocity check_move accepted with the origin followed.
-  MoveResult move_checked(const glm::vec3& velocity, float dt);
+  /// move's work, for a velocity check_move accepted with the origin followed, into `result`,
+  /// whose fields before the hits hold their defaults and hit_count 0 (the hits beyond it are
+  /// not read).
+  void move_checked(const glm::vec3& velocity, float dt, MoveResult& result);
 
   /// Throws glide::Error, starting with `what`, unless velocity is finite and |velocity * dt|
   /// within limits::k_max_move_distance.
