@@ -19,7 +19,9 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
   const glm::vec3& up = settings_.up;
   const glm::vec3 original = motion;
   // Every contact plane of this move; a steep slope adds its normal and the wall it acts as.
-  std::array<glm::vec3, 2 * 16> planes{};
+  // Only the first plane_count are read: left unset, as clearing them all took longer than
+  // many a whole sweep.
+  std::array<glm::vec3, 2 * 16> planes;
   std::size_t plane_count = 0;
 
   for (int iteration = 0; iteration < settings_.max_slide_iterations; ++iteration) {

@@ -52,6 +52,21 @@ bool character_in(const gjk::Capsule& capsule, const CapsuleObstacle& o, const g
   return true;
 }
 
+// Appends `c` member by member. Copied whole, a contact just built on the stack by narrower
+// stores was read back in wider pieces the stores could not forward, which stalled each copy.
+void append_contact(std::vector<Contact>& to, const Contact& c) {
+  Contact& out = to.emplace_back();
+  out.target = c.target;
+  out.piece = c.piece;
+  out.character = c.character;
+  out.distance = c.distance;
+  out.depth = c.depth;
+  out.point_on_piece = c.point_on_piece;
+  out.point_on_segment = c.point_on_segment;
+  out.normal = c.normal;
+  out.triangle = c.triangle;
+}
+
 // Whether two boxes overlap seen from above (x and z only): a triangle whose column holds some
 // of a segment inside `box` does.
 inline bool overlaps_from_above(const gjk::Aabb& a, const gjk::Aabb& box) {
@@ -340,7 +355,7 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
           const detail::LeafItem item{{}, e.order, e.edges, {e.vertices, 3}};
           c->normal = detail::mesh_contact_normal(item, *c, capsule.segment);
         }
-        contacts_.push_back(*c);
+        append_contact(contacts_, *c);
       });
     }
     if (pass == 0) {
@@ -371,7 +386,9 @@ void NearbyPieces::add_character_contacts(const gjk::Capsule& capsule, float max
     if (!character_in(capsule, o, box, filter, max_distance, d)) continue;
     const float gap = d.distance - capsule.radius - o.capsule.radius;
     if (gap > max_distance) continue;
-    Contact c;
+    // Filled in place: a contact built on the stack and copied in was read back in 16-byte
+    // pieces its narrower stores could not forward, which stalled each copy.
+    Contact& c = contacts_.emplace_back();
     c.target = HitTarget::character;
     c.character = o.id;
     c.distance = gap;
@@ -379,7 +396,6 @@ void NearbyPieces::add_character_contacts(const gjk::Capsule& capsule, float max
     c.normal = d.distance > 0.f ? (d.point_a - d.point_b) / d.distance : crossing_normal(capsule, o.capsule);
     c.point_on_piece = d.point_b + c.normal * o.capsule.radius;
     c.point_on_segment = d.point_a;
-    contacts_.push_back(c);
   }
 }
 
