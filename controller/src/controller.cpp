@@ -1,3 +1,5 @@
+#include "field_copy.hpp"
+
 #include <glide/controller/controller.hpp>
 #include <glide/error.hpp>
 #include <glide/limits.hpp>
@@ -255,7 +257,7 @@ void Controller::move_checked(const glm::vec3& velocity, float dt, MoveResult& r
   const bool off_ground = ground_.state != GroundState::on_ground ||
                           ground_.distance > settings_.skin_width + 2.f * settings_.toi_tolerance;
   if (walking && off_ground && snap_to_floor()) update_ground();
-  result.ground = ground_;
+  detail::copy_fields(result.ground, ground_);
   result.flags.below = result.flags.below || ground_.state != GroundState::in_air;
   result.position = position_;
   result.displacement = position_ - start;

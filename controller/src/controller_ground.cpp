@@ -1,4 +1,6 @@
 // Penetration recovery, floor snapping and the ground probe of Controller::move.
+#include "field_copy.hpp"
+
 #include <glide/controller/controller.hpp>
 #include <glide/world/world.hpp>
 
@@ -156,7 +158,7 @@ void Controller::update_ground() {
     ground.velocity = m.velocity_at(ground.point);
     ridden_ = {ground.piece, m.serial};
   }
-  ground_ = ground;
+  detail::copy_fields(ground_, ground);
 }
 
 } // namespace glide

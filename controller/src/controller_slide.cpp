@@ -28,10 +28,12 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
     const float length = glm::length(motion);
     if (length <= settings_.min_move_distance) break;
     const SweepHit hit = sweep(motion);
-    MoveTrace::Iteration trace{position_, motion, hit.hit ? hit.fraction : 1.f, hit.hit, hit.normal, false};
+    // Built in place: built on the stack and copied in, its copy read it back before the stores
+    // had landed, and waited for them.
+    const std::size_t traced = trace_.iterations.size();
+    trace_.iterations.emplace_back(position_, motion, hit.hit ? hit.fraction : 1.f, hit.hit, hit.normal, false);
     if (!hit.hit) {
       position_ += motion;
-      trace_.iterations.push_back(trace);
       break;
     }
     // The sweep's capsule is inflated by the skin: moving to the time of impact leaves about
@@ -51,12 +53,10 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
     const bool floor_like = walkable(hit.normal);
     glm::vec3 left_after_step;
     if (walking && !floor_like && try_step(remaining, hit, left_after_step)) {
-      trace.stepped = true;
-      trace_.iterations.push_back(trace);
+      trace_.iterations[traced].stepped = true;
       motion = left_after_step;
       continue;
     }
-    trace_.iterations.push_back(trace);
 
     if (plane_count < planes.size()) planes[plane_count++] = hit.normal;
     const float facing = glm::dot(hit.normal, up);
