@@ -31,7 +31,12 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
     // Built in place: built on the stack and copied in, its copy read it back before the stores
     // had landed, and waited for them.
     const std::size_t traced = trace_.iterations.size();
-    trace_.iterations.emplace_back(position_, motion, hit.hit ? hit.fraction : 1.f, hit.hit, hit.normal, false);
+    MoveTrace::Iteration& trace = trace_.iterations.emplace_back();
+    trace.start = position_;
+    trace.motion = motion;
+    trace.fraction = hit.hit ? hit.fraction : 1.f;
+    trace.hit = hit.hit;
+    trace.normal = hit.normal;
     if (!hit.hit) {
       position_ += motion;
       break;
