@@ -222,6 +222,14 @@ MoveResult Controller::move(const glm::vec3& velocity, float dt) {
 }
 
 void Controller::move_checked(const glm::vec3& velocity, float dt, MoveResult& result) {
+  // Every move on this thread fills one contact list, which stays in cache; this character's
+  // own, touched once a frame, came from memory among thousands (NearbyPieces::lend_contact_list).
+  thread_local std::vector<Contact> contacts;
+  nearby_.lend_contact_list(&contacts);
+  struct GiveBack {
+    NearbyPieces& nearby;
+    ~GiveBack() { nearby.lend_contact_list(nullptr); } // also when a listener's velocity throws
+  } give_back{nearby_};
   if (!given_characters_.empty()) pick_characters();
   trace_.iterations.clear();
   const glm::vec3 start = position_;

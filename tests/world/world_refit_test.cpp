@@ -248,3 +248,31 @@ TEST_CASE("NearbyPieces: a held piece that moves into the path, and one that mov
   CHECK(expected.piece == afar);
   CHECK(std::abs(second.fraction - expected.fraction) * glm::length(motion) <= 1.01e-4f);
 }
+
+TEST_CASE("NearbyPieces fills a lent contact list with what it fills its own with, and its own again after") {
+  World world;
+  test::add_random_pieces(world, 300, 12.f, 63u);
+  NearbyPieces own, lending;
+  std::vector<Contact> lent;
+  std::mt19937 rng(64);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f);
+  int compared = 0;
+  for (int query = 0; query < 400; ++query) {
+    const glm::vec3 at{6.f * unit(rng), 6.f * unit(rng), 6.f * unit(rng)};
+    const gjk::Capsule capsule{{at, at + glm::vec3(0.f, 1.f, 0.f)}, 0.4f};
+    const bool lend = query % 2 == 0;
+    lending.lend_contact_list(lend ? &lent : nullptr);
+    const std::span<const Contact> expected = own.closest(world, capsule, 0.2f, {}, 8);
+    const std::span<const Contact> got = lending.closest(world, capsule, 0.2f, {}, 8);
+    // Lent: the span lies in the lent list; given back: in the object's own, the lent one untouched.
+    if (!got.empty()) CHECK((got.data() == lent.data()) == lend);
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t c = 0; c < got.size(); ++c) {
+      CHECK(got[c].piece == expected[c].piece);
+      CHECK(got[c].distance == expected[c].distance);
+      CHECK(got[c].normal == expected[c].normal);
+    }
+    compared += static_cast<int>(got.size());
+  }
+  CHECK(compared > 100);
+}

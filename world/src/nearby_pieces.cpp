@@ -316,7 +316,8 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
 
 std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const gjk::Capsule& capsule,
                                                        float max_distance, const QueryFilter& filter) {
-  contacts_.clear();
+  std::vector<Contact>& contacts = contact_list();
+  contacts.clear();
   if (!detail::valid_capsule(capsule) || !std::isfinite(max_distance)) return {};
   max_distance = std::max(max_distance, -capsule.radius);
   const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));
@@ -355,16 +356,16 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
           const detail::LeafItem item{{}, e.order, e.edges, {e.vertices, 3}};
           c->normal = detail::mesh_contact_normal(item, *c, capsule.segment);
         }
-        append_contact(contacts_, *c);
+        append_contact(contacts, *c);
       });
     }
     if (pass == 0) {
-      std::sort(contacts_.begin(), contacts_.end(),
+      std::sort(contacts.begin(), contacts.end(),
                 [](const Contact& a, const Contact& b) { return detail::piece_order(a, b); });
       add_character_contacts(capsule, max_distance, box, filter);
     }
   }
-  return contacts_;
+  return contacts;
 }
 
 bool NearbyPieces::character_closer(const gjk::Capsule& capsule, float gap, float max_distance,
@@ -388,7 +389,7 @@ void NearbyPieces::add_character_contacts(const gjk::Capsule& capsule, float max
     if (gap > max_distance) continue;
     // Filled in place: a contact built on the stack and copied in was read back in 16-byte
     // pieces its narrower stores could not forward, which stalled each copy.
-    Contact& c = contacts_.emplace_back();
+    Contact& c = contact_list().emplace_back();
     c.target = HitTarget::character;
     c.character = o.id;
     c.distance = gap;
@@ -402,13 +403,14 @@ void NearbyPieces::add_character_contacts(const gjk::Capsule& capsule, float max
 std::span<const Contact> NearbyPieces::closest(const World& world, const gjk::Capsule& capsule, float max_distance,
                                                const QueryFilter& filter, std::size_t max_contacts) {
   overlap_capsule(world, capsule, max_distance, filter);
+  std::vector<Contact>& contacts = contact_list();
   // Stable, as World::closest; an insertion sort, since a probe sees a handful of contacts
   // and std::stable_sort would allocate a buffer each time.
-  for (std::size_t i = 1; i < contacts_.size(); ++i)
-    for (std::size_t j = i; j > 0 && contacts_[j].distance < contacts_[j - 1].distance; --j)
-      std::swap(contacts_[j], contacts_[j - 1]);
-  if (contacts_.size() > max_contacts) contacts_.resize(max_contacts);
-  return contacts_;
+  for (std::size_t i = 1; i < contacts.size(); ++i)
+    for (std::size_t j = i; j > 0 && contacts[j].distance < contacts[j - 1].distance; --j)
+      std::swap(contacts[j], contacts[j - 1]);
+  if (contacts.size() > max_contacts) contacts.resize(max_contacts);
+  return contacts;
 }
 
 RayHit NearbyPieces::raycast(const World& world, const glm::vec3& origin, const glm::vec3& dir, float max_t,
