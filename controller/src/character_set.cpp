@@ -87,7 +87,7 @@ void prefetch(const Controller& k, std::size_t bytes = sizeof(Controller)) {
 constexpr std::size_t k_prefetch_pieces_ahead = k_prefetch_ahead - 1; // (count)
 
 // What a move writes of its result: its fields before the hits and the first hits.
-void prefetch_for_keep(MoveResult& r) {
+void prefetch_result(MoveResult& r) {
   auto* at = reinterpret_cast<char*>(&r);
   for (std::size_t line = 0; line < offsetof(MoveResult, hits) + 2 * sizeof(ControllerHit); line += 64)
     __builtin_prefetch(at + line, 1);
@@ -100,11 +100,8 @@ void keep(MoveResult& to, const MoveResult& from) {
   static_assert(offsetof(MoveResult, hits) + sizeof(MoveResult::hits) == sizeof(MoveResult));
   auto* out = reinterpret_cast<unsigned char*>(&to);
   const auto* in = reinterpret_cast<const unsigned char*>(&from);
-  // A fixed size for the fields before the hits, and one copy per hit: a copy of a size known
-  // only at run time became a `rep movs`, whose start-up took most of a move's bookkeeping.
-  std::memcpy(out, in, offsetof(MoveResult, hits));
-  const int used = std::clamp(from.hit_count, 0, MoveResult::k_max_hits);
-  for (int h = 0; h < used; ++h) to.hits[static_cast<std::size_t>(h)] = from.hits[static_cast<std::size_t>(h)];
+  const auto used = static_cast<std::size_t>(std::clamp(from.hit_count, 0, MoveResult::k_max_hits));
+  std::memcpy(out, in, offsetof(MoveResult, hits) + used * sizeof(ControllerHit));
 }
 
 // One move's outcome followed by another's: where the second ended, what both did.
@@ -370,7 +367,7 @@ void CharacterSet::move_first(std::size_t i, std::span<const CapsuleObstacle> ot
   std::memcpy(reinterpret_cast<unsigned char*>(&result), reinterpret_cast<const unsigned char*>(&k_fresh),
               offsetof(MoveResult, hits));
   c.controller->move_checked(velocity, dt, result);
-  take_velocity(i, result, dt);
+  note_result(i, result, dt);
   redo_[i] = nearby.left_character_region() ? k_left_reach : 0;
   nearby.set_characters({});
   nearby.set_character_region(everywhere());
@@ -379,11 +376,12 @@ void CharacterSet::move_first(std::size_t i, std::span<const CapsuleObstacle> ot
 // A whole move's result as character i's this update, with what the later passes read of it.
 void CharacterSet::take_result(std::size_t i, const MoveResult& result, float dt) {
   keep(results_[i], result);
-  take_velocity(i, result, dt);
+  note_result(i, result, dt);
 }
 
-// What the later passes read of character i's result this update.
-void CharacterSet::take_velocity(std::size_t i, const MoveResult& result, float dt) {
+// What the later passes read of character i's result this update: its velocity, and whether a
+// piece pressed it on a character.
+void CharacterSet::note_result(std::size_t i, const MoveResult& result, float dt) {
   characters_[i].velocity = result.displacement / dt;
   characters_[i].piece_pressed = result.push_stopper.target == HitTarget::character;
 }
@@ -702,7 +700,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
         // prefetch of it falls behind.
         if (i + 2 * k_prefetch_ahead < end) __builtin_prefetch(&characters_[i + 2 * k_prefetch_ahead]);
         prefetch(*characters_[i + k_prefetch_ahead].controller);
-        prefetch_for_keep(results_[i + k_prefetch_ahead]);
+        prefetch_result(results_[i + k_prefetch_ahead]);
       }
       if (i + k_prefetch_pieces_ahead < end) characters_[i + k_prefetch_pieces_ahead].controller->prefetch_move_data();
       Controller& k = *characters_[i].controller;

@@ -140,7 +140,7 @@ private:
   bool meets(std::size_t i, std::uint32_t j) const { return meets(i, start_[j]); }
   void move_first(std::size_t i, std::span<const CapsuleObstacle> others, const glm::vec3& velocity, float dt);
   void take_result(std::size_t i, const MoveResult& result, float dt);
-  void take_velocity(std::size_t i, const MoveResult& result, float dt);
+  void note_result(std::size_t i, const MoveResult& result, float dt);
   MoveResult move_again(std::size_t i, const glm::vec3& velocity, float dt);
   glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
   /// Who moves a character in push_aside: a pusher itself, or a line pushed on by one that
