@@ -319,8 +319,8 @@ void CharacterSet::renew_candidates() {
 }
 
 // The others whose reach meets i's, in id order, as near_[i] (its candidates first renewed from
-// the grid when `renewed`); and appended to `obstacles`, the start capsules of those i meets, in
-// the same order.
+// the grid when `renewed`); and appended to `obstacles`, the start capsules of those i meets
+// that lie in its reach, in the same order.
 void CharacterSet::gather_near(std::size_t i, bool renewed, std::vector<CapsuleObstacle>& obstacles) {
   thread_local std::vector<std::uint32_t> found; // one warm buffer per thread
   // Room for every candidate: a character is one of the candidates or of the roamers, once.
@@ -347,8 +347,10 @@ void CharacterSet::gather_near(std::size_t i, bool renewed, std::vector<CapsuleO
       std::sort(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(count));
   }
   near_[i].assign(std::span(found).first(count));
+  // Only the capsules inside i's reach: its move's queries stay inside it (else the move is
+  // made again), so each query would skip the others, after a test of its own.
   for (const std::uint32_t j : near_[i].ids())
-    if (meets(i, j)) obstacles.push_back(start_[j]);
+    if (meets(i, j) && overlaps(gjk::capsule_bounds(start_[j].capsule), mine)) obstacles.push_back(start_[j]);
 }
 
 // One character's first move, against the others' start-of-frame capsules whose reach meets
