@@ -129,10 +129,11 @@ void Controller::update_ground() {
   const std::span<const Contact> contacts =
       nearby_.closest(*world_, capsule_at(position_), 2.f * settings_.skin_width, query_filter(), max_contacts);
   // Other characters move without a world revision: recover trusts the probe for the pieces
-  // and looks at the characters anew (NearbyPieces::character_closer).
+  // and looks at the characters anew (NearbyPieces::character_closer), so a character close now
+  // does not make it look again at the pieces.
   probe_cache_ = {contacts.size() < max_contacts, false, position_, world_->revision()};
   for (const Contact& c : contacts) {
-    if (c.distance < recovery_gap()) probe_cache_.overlapping = true;
+    if (c.distance < recovery_gap() && c.target != HitTarget::character) probe_cache_.overlapping = true;
     if (glm::dot(c.normal, up) <= 1e-3f) continue;
     const glm::vec3 surface = surface_normal(c.target, c.piece, c.point_on_piece, c.normal, c.triangle);
     const bool walk = walkable(surface);
