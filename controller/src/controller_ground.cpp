@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 namespace glide {
 
@@ -119,6 +120,34 @@ bool Controller::snap_to_floor() {
   return true;
 }
 
+namespace {
+
+// Whether the contact of inner segment `mine` with another character's, `theirs`, can face `up`
+// (by more than the 1e-3 a ground needs). Not when both lie exactly along `up`, a coordinate
+// axis, apart across it and not `mine` wholly above: upright characters side by side. Their
+// closest points then lie level to within rounding (~1e-16 of the coordinates), and so does the
+// normal.
+bool may_be_ground(const gjk::Segment& mine, const gjk::Segment& theirs, const glm::vec3& up) {
+  int axis = -1; // up's one non-zero coordinate
+  for (int k = 0; k < 3; ++k) {
+    if (up[k] == 0.f) continue;
+    if (axis >= 0) return true;
+    axis = k;
+  }
+  if (axis < 0) return true;
+  const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+  if (mine.a[u] != mine.b[u] || mine.a[v] != mine.b[v] || theirs.a[u] != theirs.b[u] || theirs.a[v] != theirs.b[v])
+    return true;
+  const float du = mine.a[u] - theirs.a[u], dv = mine.a[v] - theirs.a[v];
+  if (!(du * du + dv * dv >= 1e-8f)) return true; // on one line (0.1 mm): the normal may point anywhere
+  const float sign = up[axis] > 0.f ? 1.f : -1.f;
+  const float my_low = std::min(sign * mine.a[axis], sign * mine.b[axis]);
+  const float their_high = std::max(sign * theirs.a[axis], sign * theirs.b[axis]);
+  return my_low > their_high;
+}
+
+} // namespace
+
 // Ground is a contact within two skins whose normal faces up under the capsule; walkable
 // ground wins over steep ground, then the most upward surface.
 void Controller::update_ground() {
@@ -126,8 +155,24 @@ void Controller::update_ground() {
   const glm::vec3& up = settings_.up;
   float best = -2.f;
   constexpr std::size_t max_contacts = 8;
+  const gjk::Capsule capsule = capsule_at(position_);
+  // The probe looks only at the characters that can be ground: in a crowd, most of those near
+  // stand beside this one, and their contacts were found, sorted and passed over.
+  const std::span<const CapsuleObstacle> characters = nearby_.characters();
+  std::size_t grounds = 0;
+  for (const CapsuleObstacle& o : characters) grounds += may_be_ground(capsule.segment, o.capsule.segment, up) ? 1 : 0;
+  if (grounds == 0) {
+    nearby_.set_characters({});
+  } else if (grounds < characters.size()) {
+    thread_local std::vector<CapsuleObstacle> some; // the probe calls out to nothing while it holds them
+    some.clear();
+    for (const CapsuleObstacle& o : characters)
+      if (may_be_ground(capsule.segment, o.capsule.segment, up)) some.push_back(o);
+    nearby_.set_characters(some);
+  }
   const std::span<const Contact> contacts =
-      nearby_.closest(*world_, capsule_at(position_), 2.f * settings_.skin_width, query_filter(), max_contacts);
+      nearby_.closest(*world_, capsule, 2.f * settings_.skin_width, query_filter(), max_contacts);
+  nearby_.set_characters(characters);
   // Other characters move without a world revision: recover trusts the probe for the pieces
   // and looks at the characters anew (NearbyPieces::character_closer), so a character close now
   // does not make it look again at the pieces.

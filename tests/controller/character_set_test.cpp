@@ -223,6 +223,31 @@ TEST_CASE("a standing character whose ground probe is remembered still recovers 
   CHECK(gjk::closest_points(mine.segment, close.capsule.segment).distance - 0.6f >= -k_penetration_tolerance);
 }
 
+TEST_CASE("a character hemmed in by a ring of twelve small characters keeps its ground") {
+  // Twelve upright characters of radius 0.1 m stand 5 mm from it, nearer than its floor (a skin
+  // below): side by side they are never its ground, and they must not crowd the floor out of
+  // the probe's eight nearest contacts.
+  World world;
+  add_floor(world);
+  Controller c(world, {}, {0, 0.01f, 0});
+  std::vector<CapsuleObstacle> ring;
+  for (int k = 0; k < 12; ++k) {
+    const float angle = 6.2831853f * static_cast<float>(k) / 12.f;
+    const glm::vec3 foot(0.405f * std::cos(angle), 0.f, 0.405f * std::sin(angle));
+    ring.push_back({{{foot + glm::vec3(0, 0.1f, 0), foot + glm::vec3(0, 1.7f, 0)}, 0.1f},
+                    {},
+                    1u,
+                    CharacterId{static_cast<std::uint32_t>(k)}});
+  }
+  c.set_characters(ring);
+  for (int frame = 0; frame < 30; ++frame) {
+    c.move({0, -1, 0}, 1.f / 60.f);
+    CHECK(c.ground().state == GroundState::on_ground);
+    CHECK(c.ground().target == HitTarget::piece);
+  }
+  CHECK(c.position().y == doctest::Approx(0.01f).epsilon(0.2));
+}
+
 TEST_CASE("CharacterSet::update refuses bad input before anything moves") {
   World world;
   add_floor(world);
