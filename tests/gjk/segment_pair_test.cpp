@@ -416,3 +416,57 @@ TEST_CASE("a segment pair's float lower bound is never above the distance, and t
   CHECK(wrong_verdict == 0);
   CHECK(upright_kept == 0);
 }
+
+TEST_CASE("upright segments side by side meet along a level normal") {
+  // The ground probe leaves out characters standing upright beside the one probing: when both
+  // inner segments lie exactly along a coordinate axis `up` (either sign), at least 1e-4 m apart
+  // across it, and the first not wholly above the second along it, their closest points lie
+  // level to within rounding, so the contact normal's part along `up` stays far below the 1e-3
+  // a ground needs. Slivers to 10 m segments, points, touching ends, far from the origin.
+  std::mt19937 rng(20261130);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  int checked = 0, steep = 0;
+  float worst = 0.f;
+  for (int i = 0; i < 24000; ++i) {
+    const int axis = i % 3;
+    const float sign = (i / 3) % 2 == 0 ? 1.f : -1.f;
+    const float offset = (i / 6) % 4 == 0 ? 0.f : std::pow(10.f, static_cast<float>((i / 6) % 4 + 1)); // to 1e4 m
+    const int across_u = (axis + 1) % 3, across_v = (axis + 2) % 3;
+    const float lengths[] = {0.f, 1e-3f, 1.2f, 10.f};
+    const float length1 = lengths[(i / 24) % 4] * (0.5f + 0.5f * std::abs(u(rng)));
+    const float length2 = lengths[(i / 96) % 4] * (0.5f + 0.5f * std::abs(u(rng)));
+    glm::vec3 foot1(offset + 3.f * u(rng), offset * 0.5f + 3.f * u(rng), -offset + 3.f * u(rng));
+    const float gap = std::pow(10.f, -4.f + 4.3f * (0.5f + 0.5f * u(rng))); // 1e-4 to 2 m across
+    const float turn = 3.14159265f * u(rng);
+    glm::vec3 foot2 = foot1;
+    foot2[across_u] += gap * std::cos(turn);
+    foot2[across_v] += gap * std::sin(turn);
+    // The second's extent along `up` reaches at least the first's lowest point; ends touching
+    // exactly in a quarter of the cases.
+    const float low1 = sign * foot1[axis];
+    const float high2 = (i / 384) % 4 == 0 ? low1 : low1 + (length1 + length2 + 0.5f) * std::abs(u(rng));
+    foot2[axis] = sign * (high2 - length2);
+    glm::vec3 head1 = foot1, head2 = foot2;
+    head1[axis] += sign * length1;
+    head2[axis] = sign * high2;
+    Segment s1{foot1, head1}, s2{foot2, head2};
+    if (i % 2 == 1) std::swap(s1.a, s1.b); // either end first
+    // As the probe tests it: exactly along the axis, apart across it, the first not above.
+    const float du = s1.a[across_u] - s2.a[across_u], dv = s1.a[across_v] - s2.a[across_v];
+    const float first_low = std::min(sign * s1.a[axis], sign * s1.b[axis]);
+    const float second_high = std::max(sign * s2.a[axis], sign * s2.b[axis]);
+    if (s1.a[across_u] != s1.b[across_u] || s1.a[across_v] != s1.b[across_v] || s2.a[across_u] != s2.b[across_u] ||
+        s2.a[across_v] != s2.b[across_v] || !(du * du + dv * dv >= 1e-8f) || first_low > second_high)
+      continue;
+    ++checked;
+    const glide::gjk::SegmentPairClosest c = glide::gjk::closest_points(s1, s2);
+    REQUIRE(c.distance > 0.f);
+    const float along_up = sign * (c.point_a[axis] - c.point_b[axis]) / c.distance;
+    worst = std::max(worst, along_up);
+    if (along_up > 1e-3f) ++steep;
+  }
+  INFO("worst part along up: " << worst);
+  CHECK(checked > 20000);
+  CHECK(steep == 0);
+  CHECK(worst < 1e-5f);
+}
