@@ -15,9 +15,10 @@ namespace glide {
 // Pushes the capsule out of every piece closer than the skin (recovery_gap: overlapping,
 // spawned touching, or left short of the skin by an earlier push), to the skin distance, at
 // most recovery_speed * dt per move so a character spawned inside geometry eases out instead
-// of exploding out. The push is swept through everything it does not push out of, and stops
-// the skin short of it: recovery never pushes the capsule into other geometry (a lift pressing
-// it against a ceiling leaves it in the lift, the moving piece, not in the ceiling).
+// of exploding out. The push is swept through the pieces it leads out of, and stops the skin
+// short of anything else: recovery never pushes the capsule into other geometry (a lift
+// pressing it against a ceiling leaves it in the lift, the moving piece, not in the ceiling),
+// nor into a piece it recovers from on another side (walls all round, too close to clear).
 // Crushed (no place clears every contact, as between two closing walls), it balances the
 // overlaps of the moving pieces instead: each pushes out along its normal by its depth, and the
 // capsule goes to where those pushes cancel (midway between two walls), static geometry still
@@ -49,12 +50,23 @@ float Controller::recover(float dt, bool& crushed) {
     bool pushes_out_of_moving = false;
     for (const Contact& c : contacts) {
       if (c.distance >= recovery_gap()) continue;
-      pass_through(c);
       pushes_out_of_moving = pushes_out_of_moving ||
                              (c.target == HitTarget::piece && c.distance < 0.f && world_->motion(c.piece).dt > 0.f);
       // Only what earlier contacts' push has not already covered: no double push in corners.
       const float need = skin - c.distance - glm::dot(push, c.normal);
       if (need > 0.f) push += c.normal * need;
+    }
+    // The push goes through the pieces it leads out of. A piece it leads into, by any of its
+    // contacts (walls all round, too close to clear them all; the far side of a trench in one
+    // mesh), stops it instead: recovery never ends inside what it recovers from.
+    const auto leads_into = [&](const Contact& c) {
+      return c.target == HitTarget::piece && c.distance < recovery_gap() && !(glm::dot(push, c.normal) > 0.f);
+    };
+    for (const Contact& c : contacts) {
+      if (c.distance >= recovery_gap()) continue;
+      const bool into = std::any_of(contacts.begin(), contacts.end(),
+                                    [&](const Contact& o) { return o.piece == c.piece && leads_into(o); });
+      if (c.target != HitTarget::piece || !into) pass_through(c);
     }
     const bool clears = std::all_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
       return skin - c.distance - glm::dot(push, c.normal) <= cleared;
@@ -149,12 +161,13 @@ bool may_be_ground(const gjk::Segment& mine, const gjk::Segment& theirs, const g
 } // namespace
 
 // Ground is a contact within two skins whose normal faces up under the capsule; walkable
-// ground wins over steep ground, then the most upward surface.
+// ground wins over steep ground, then the most upward surface. Every contact is looked at:
+// walls nearer than the floor (a character in a narrow shaft, against a finely cut mesh) must
+// not crowd the floor out.
 void Controller::update_ground() {
   GroundInfo ground;
   const glm::vec3& up = settings_.up;
   float best = -2.f;
-  constexpr std::size_t max_contacts = 8;
   const gjk::Capsule capsule = capsule_at(position_);
   // The probe looks only at the characters that can be ground: in a crowd, most of those near
   // stand beside this one, and their contacts were found, sorted and passed over.
@@ -171,12 +184,12 @@ void Controller::update_ground() {
     nearby_.set_characters(some);
   }
   const std::span<const Contact> contacts =
-      nearby_.closest(*world_, capsule, 2.f * settings_.skin_width, query_filter(), max_contacts);
+      nearby_.closest(*world_, capsule, 2.f * settings_.skin_width, query_filter(), ~std::size_t{0});
   nearby_.set_characters(characters);
   // Other characters move without a world revision: recover trusts the probe for the pieces
   // and looks at the characters anew (NearbyPieces::character_closer), so a character close now
   // does not make it look again at the pieces.
-  probe_cache_ = {contacts.size() < max_contacts, false, position_, world_->revision()};
+  probe_cache_ = {true, false, position_, world_->revision()};
   for (const Contact& c : contacts) {
     if (c.distance < recovery_gap() && c.target != HitTarget::character) probe_cache_.overlapping = true;
     if (glm::dot(c.normal, up) <= 1e-3f) continue;

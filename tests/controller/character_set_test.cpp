@@ -226,7 +226,7 @@ TEST_CASE("a standing character whose ground probe is remembered still recovers 
 TEST_CASE("a character hemmed in by a ring of twelve small characters keeps its ground") {
   // Twelve upright characters of radius 0.1 m stand 5 mm from it, nearer than its floor (a skin
   // below): side by side they are never its ground, and they must not crowd the floor out of
-  // the probe's eight nearest contacts.
+  // its ground probe.
   World world;
   add_floor(world);
   Controller c(world, {}, {0, 0.01f, 0});

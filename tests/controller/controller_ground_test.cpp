@@ -202,3 +202,28 @@ TEST_CASE("a character put into the terrain rises straight out of it, through it
     }
   }
 }
+
+TEST_CASE("a character in a tube of sixteen wall pieces closer than its skin keeps its ground and enters none") {
+  // The tube's walls stand 5 mm from the capsule all round, nearer than the floor a skin below.
+  // Recovery cannot push out of all of them: its push, summed over them, must not carry the
+  // character into one. Every wall is a contact of the ground probe before the floor, which
+  // must still be found.
+  World world;
+  add_floor(world);
+  constexpr int k_walls = 16;
+  constexpr float k_inner = 0.3f + 0.005f; // the tube's inner radius (m)
+  for (int k = 0; k < k_walls; ++k) {
+    const float angle = 6.2831853f * static_cast<float>(k) / k_walls;
+    const glm::quat turn = glm::angleAxis(-angle, glm::vec3(0, 1, 0));
+    const glm::vec3 center(std::cos(angle) * (k_inner + 0.01f), 1.f, std::sin(angle) * (k_inner + 0.01f));
+    add_turned_box(world, center, {0.01f, 1.f, 0.5f * 6.2831853f * k_inner / k_walls}, turn);
+  }
+  Controller c(world, {}, {0, 0.01f, 0});
+  Player player{c, world};
+  for (int frame = 0; frame < 60; ++frame) {
+    const MoveResult r = player.step({0, 0, 0}, k_dt);
+    CHECK(r.ground.state == GroundState::on_ground);
+  }
+  CHECK(c.position().y == doctest::Approx(0.01f).epsilon(0.2));
+  CHECK(player.worst_gap >= -k_penetration_tolerance);
+}
