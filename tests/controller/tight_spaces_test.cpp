@@ -34,6 +34,18 @@ TriangleMesh tube(int sides, float apothem, float height) {
   return TriangleMesh(std::move(vertices), std::move(triangles));
 }
 
+// x and z drawn in turn within `scale` of 0, at height y: one draw a statement, as the order
+// of a constructor's arguments is the compiler's.
+glm::vec3 across(std::mt19937& rng, float scale, float y) {
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  const float x = scale * u(rng);
+  const float z = scale * u(rng);
+  return {x, y, z};
+}
+
+// 4 mm inside the capsule to 16 mm clear of it (m).
+float tight_gap(std::mt19937& rng) { return -0.004f + 0.02f * std::uniform_real_distribution<float>(0.f, 1.f)(rng); }
+
 struct Tally {
   int deeper = 0;     // runs that ended deeper in something than they started
   int ungrounded = 0; // frames after the first two off the floor
@@ -41,21 +53,17 @@ struct Tally {
 
 // 120 frames of random walking and standing from `spawn`, counted into `tally`.
 void walk_about(const World& world, const glm::vec3& spawn, std::mt19937& rng, Tally& tally) {
-  std::uniform_real_distribution<float> u(-1.f, 1.f);
   Controller c(world, {}, spawn);
   const float start = std::min(deepest_gap(world, c), 0.f);
   Player player{c, world};
   for (int frame = 0; frame < 120; ++frame) {
-    const glm::vec3 walk(3.f * u(rng), 0.f, 3.f * u(rng));
+    const glm::vec3 walk = across(rng, 3.f, 0.f);
     const MoveResult r = player.step(frame % 3 == 0 ? glm::vec3(0.f) : walk, k_dt);
     if (frame >= 2 && r.ground.state != GroundState::on_ground) ++tally.ungrounded;
   }
   REQUIRE(std::isfinite(c.position().x));
   if (player.worst_gap < start - k_penetration_tolerance) ++tally.deeper;
 }
-
-// 4 mm inside the capsule to 16 mm clear of it (m).
-float tight_gap(std::mt19937& rng) { return -0.004f + 0.02f * std::uniform_real_distribution<float>(0.f, 1.f)(rng); }
 
 } // namespace
 
@@ -79,7 +87,7 @@ TEST_CASE("in rings of 3 to 20 wall pieces, flat or on a slope, a walker sinks n
       const float half_width = std::max(0.02f, 0.6f * 6.2831853f * inner / static_cast<float>(walls));
       add_turned_box(world, center, {0.01f, 2.f, half_width}, glm::angleAxis(-angle, glm::vec3(0, 1, 0)));
     }
-    walk_about(world, {0.003f * u(rng), on_slope ? 0.02f : 0.01f, 0.003f * u(rng)}, rng, on_slope ? sloped : flat);
+    walk_about(world, across(rng, 0.003f, on_slope ? 0.02f : 0.01f), rng, on_slope ? sloped : flat);
   }
   CHECK(flat.deeper == 0);
   CHECK(flat.ungrounded == 0);
@@ -90,13 +98,12 @@ TEST_CASE("in rings of 3 to 20 wall pieces, flat or on a slope, a walker sinks n
 TEST_CASE("in a tessellated tube of 6 to 35 faces, one mesh, a walker sinks no deeper and stays grounded") {
   // The faces of one mesh piece on every side: the push may not lead out of one into another.
   std::mt19937 rng(20261132);
-  std::uniform_real_distribution<float> u(-1.f, 1.f);
   Tally tally;
   for (int run = 0; run < 100; ++run) {
     World world;
     add_floor(world);
     world.add_mesh(tube(6 + run % 30, 0.3f + tight_gap(rng), 2.f));
-    walk_about(world, {0.003f * u(rng), 0.01f, 0.003f * u(rng)}, rng, tally);
+    walk_about(world, across(rng, 0.003f, 0.01f), rng, tally);
   }
   CHECK(tally.deeper == 0);
   CHECK(tally.ungrounded == 0);
@@ -113,8 +120,76 @@ TEST_CASE("in a corridor as wide as the capsule, give or take its skin, a walker
     const glm::quat turn = glm::angleAxis(3.14159265f * u(rng), glm::vec3(0, 1, 0));
     add_turned_box(world, turn * glm::vec3(0, 1, half + 0.05f), {20.f, 1.f, 0.05f}, turn);
     add_turned_box(world, turn * glm::vec3(0, 1, -half - 0.05f), {20.f, 1.f, 0.05f}, turn);
-    walk_about(world, {0.003f * u(rng), 0.01f, 0.003f * u(rng)}, rng, tally);
+    walk_about(world, across(rng, 0.003f, 0.01f), rng, tally);
   }
   CHECK(tally.deeper == 0);
   CHECK(tally.ungrounded == 0);
+}
+
+namespace {
+
+// Walks from `spawn` for 150 frames, at random, now and then standing or (with `jumps`)
+// jumping; counts the run into `deeper` when it ends deeper in anything than it started.
+void wander(World& world, const glm::vec3& spawn, bool jumps, std::mt19937& rng, int& deeper) {
+  world.update();
+  Controller c(world, {}, spawn);
+  const float start = std::min(deepest_gap(world, c), 0.f);
+  Player player{c, world};
+  for (int frame = 0; frame < 150; ++frame) {
+    const glm::vec3 walk = across(rng, 4.f, 0.f);
+    player.step(frame % 4 == 0 ? glm::vec3(0.f) : walk, k_dt, jumps && frame % 37 == 0);
+  }
+  REQUIRE(std::isfinite(c.position().x));
+  REQUIRE(std::isfinite(c.position().y));
+  if (player.worst_gap < start - k_penetration_tolerance) ++deeper;
+}
+
+} // namespace
+
+TEST_CASE("on narrow stairs, in V wedges and among heaps of turned boxes, a walker sinks into nothing") {
+  std::mt19937 rng(20261134);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  const auto unit = [&] { return 0.5f + 0.5f * u(rng); };
+  int stairs = 0, wedges = 0, heaps = 0;
+  for (int run = 0; run < 100; ++run) {
+    // Eight steps of 0.1 to 0.35 m between walls as wide as the capsule, give or take its skin.
+    World world;
+    add_floor(world);
+    const float rise = 0.1f + 0.25f * unit(), depth = 0.2f + 0.3f * unit(), half = 0.3f + tight_gap(rng);
+    for (int k = 0; k < 8; ++k)
+      add_box(world, {0.5f + static_cast<float>(k) * depth, 0.f, -half - 0.1f},
+              {20.f, rise * static_cast<float>(k + 1), half + 0.1f});
+    add_box(world, {-2.f, 0.f, half}, {20.f, 4.f, half + 0.3f});
+    add_box(world, {-2.f, 0.f, -half - 0.3f}, {20.f, 4.f, -half});
+    wander(world, {0.f, 0.01f, 0.f}, run % 3 == 0, rng, stairs);
+  }
+  for (int run = 0; run < 100; ++run) {
+    // Two slabs tilted 30 to 85 degrees meeting in a V under the character, turned at random.
+    World world;
+    const float tilt = glm::radians(30.f + 55.f * unit());
+    const glm::quat yaw = glm::angleAxis(3.14f * u(rng), glm::vec3(0, 1, 0));
+    for (const float side : {-1.f, 1.f})
+      add_turned_box(world, yaw * glm::vec3(side * 2.f * std::cos(tilt), 2.f * std::sin(tilt) - std::cos(tilt), 0.f),
+                     {2.f, 1.f, 5.f}, yaw * glm::angleAxis(side * tilt, glm::vec3(0, 0, 1)));
+    wander(world, {0.f, 1.5f, 0.f}, run % 2 == 0, rng, wedges);
+  }
+  for (int run = 0; run < 100; ++run) {
+    // Up to 25 boxes of 0.1 to 0.7 m, turned at random and overlapping each other, round the spawn.
+    World world;
+    add_floor(world);
+    for (int k = 0; k < 25; ++k) {
+      glm::vec3 center = across(rng, 1.2f, 0.f), half, axis;
+      center.y = 0.1f + 0.8f * unit();
+      for (int i = 0; i < 3; ++i) half[i] = 0.05f + 0.3f * unit();
+      const float angle = 3.f * u(rng);
+      for (int i = 0; i < 3; ++i) axis[i] = u(rng) + (i == 1 ? 1.5f : 0.f);
+      axis = glm::normalize(axis);
+      if (glm::length(glm::vec2(center.x, center.z)) < 0.45f) continue;
+      add_turned_box(world, center, half, glm::angleAxis(angle, axis));
+    }
+    wander(world, {0.f, 0.01f, 0.f}, run % 2 == 0, rng, heaps);
+  }
+  CHECK(stairs == 0);
+  CHECK(wedges == 0);
+  CHECK(heaps == 0);
 }
