@@ -243,7 +243,7 @@ void Controller::move_checked(const glm::vec3& velocity, float dt, MoveResult& r
 
   const glm::vec3 reach = velocity * dt;
   nearby_.reach(*world_, gjk::capsule_bounds(swept_capsule()).swept(reach), gather_margin(reach));
-  result.recovered = recover(dt, result.flags.crushed);
+  result.recovered = recover(dt, result);
 
   glm::vec3 motion = velocity * dt, kept_velocity = velocity;
   if (walking) {

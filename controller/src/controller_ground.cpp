@@ -22,8 +22,11 @@ namespace glide {
 // Crushed (no place clears every contact, as between two closing walls), it balances the
 // overlaps of the moving pieces instead: each pushes out along its normal by its depth, and the
 // capsule goes to where those pushes cancel (midway between two walls), static geometry still
-// blocking it. Sets `crushed` then.
-float Controller::recover(float dt, bool& crushed) {
+// blocking it. Sets `crushed` then. A push out of a piece the capsule is inside of that another
+// character stops is reported as a piece's push is (push_stopped, push_stopper): a character
+// put into a wall beside another must not stay there, and a CharacterSet moves the other aside.
+float Controller::recover(float dt, MoveResult& result) {
+  bool& crushed = result.flags.crushed;
   // The last probe saw every piece and found none closer than the recovery gap; since, only
   // characters can have come closer.
   if (probe_cache_.valid && !probe_cache_.overlapping && probe_cache_.position == position_ &&
@@ -38,7 +41,6 @@ float Controller::recover(float dt, bool& crushed) {
   for (int pass = 0; pass < 4 && moved < budget; ++pass) {
     const std::span<const Contact> contacts =
         nearby_.overlap_capsule(*world_, capsule_at(position_), skin, query_filter());
-    glm::vec3 push(0.f);
     std::array<PieceId, 16> passing{}; // what the push's sweep goes through
     std::size_t passing_count = 0;
     // ... and the terrain, when the push is to clear it.
@@ -48,14 +50,29 @@ float Controller::recover(float dt, bool& crushed) {
       passing_terrain = passing_terrain || c.target == HitTarget::terrain;
     };
     bool pushes_out_of_moving = false;
-    for (const Contact& c : contacts) {
-      if (c.distance >= recovery_gap()) continue;
+    for (const Contact& c : contacts)
       pushes_out_of_moving = pushes_out_of_moving ||
                              (c.target == HitTarget::piece && c.distance < 0.f && world_->motion(c.piece).dt > 0.f);
-      // Only what earlier contacts' push has not already covered: no double push in corners.
-      const float need = skin - c.distance - glm::dot(push, c.normal);
-      if (need > 0.f) push += c.normal * need;
-    }
+    // Each contact closer than the recovery gap pushes out only what the others' push has not
+    // already covered: no double push in corners.
+    const auto push_from = [&](bool characters) {
+      glm::vec3 sum(0.f);
+      for (const Contact& c : contacts) {
+        if (c.distance >= recovery_gap() || (!characters && c.target == HitTarget::character)) continue;
+        const float need = skin - c.distance - glm::dot(sum, c.normal);
+        if (need > 0.f) sum += c.normal * need;
+      }
+      return sum;
+    };
+    const auto leads_into_piece = [&](const glm::vec3& p) {
+      return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+        return c.target == HitTarget::piece && c.distance < recovery_gap() && !(glm::dot(p, c.normal) > 0.f);
+      });
+    };
+    // Characters give way to pieces: a push that other characters' overlaps turn into a piece
+    // is made without them (they then stop it, and a CharacterSet moves them aside, below).
+    glm::vec3 push = push_from(true);
+    if (leads_into_piece(push)) push = push_from(false);
     // The push goes through the pieces it leads out of. A piece it leads into, by any of its
     // contacts (walls all round, too close to clear them all; the far side of a trench in one
     // mesh), stops it instead: recovery never ends inside what it recovers from.
@@ -68,6 +85,9 @@ float Controller::recover(float dt, bool& crushed) {
                                     [&](const Contact& o) { return o.piece == c.piece && leads_into(o); });
       if (c.target != HitTarget::piece || !into) pass_through(c);
     }
+    const bool out_of_piece = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+      return c.target == HitTarget::piece && c.distance < 0.f && glm::dot(push, c.normal) > 0.f;
+    });
     const bool clears = std::all_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
       return skin - c.distance - glm::dot(push, c.normal) <= cleared;
     });
@@ -111,6 +131,10 @@ float Controller::recover(float dt, bool& crushed) {
       // Held where a moving piece overlaps it by what does not let it out (a lift coming
       // down past a character beside a wall): that piece crushes it.
       if (step * fraction <= cleared && pushes_out_of_moving) crushed = true;
+      if (out_of_piece && hit.target == HitTarget::character) {
+        result.push_stopped += motion * (1.f - fraction);
+        result.push_stopper = {hit.target, hit.piece, hit.character, hit.point, hit.normal, fraction};
+      }
       break;
     }
   }

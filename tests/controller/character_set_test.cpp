@@ -248,6 +248,31 @@ TEST_CASE("a character hemmed in by a ring of twelve small characters keeps its 
   CHECK(c.position().y == doctest::Approx(0.01f).epsilon(0.2));
 }
 
+TEST_CASE("a character put into a wall, another pressed against it, gets out: the other is moved aside") {
+  // A stands 0.1 m inside a wall and B overlaps it by 0.5 m on the free side. B's overlap may
+  // not hold A in the wall (characters give way to pieces), and once B stands at the skin,
+  // A's way out, which B blocks, is reported as a piece's push (push_stopped, push_stopper),
+  // and the set moves B aside.
+  World world;
+  add_floor(world);
+  add_box(world, {1.6f, 0, -5}, {2.f, 3, 5});
+  CharacterSet set(world);
+  const CharacterId a = set.add({}, {1.4f, 0.01f, 0});
+  const CharacterId b = set.add({}, {1.3f, 0.01f, 0});
+  bool reported = false;
+  for (int frame = 0; frame < 40; ++frame) {
+    const glm::vec3 velocities[] = {{0, -1, 0}, {0, -1, 0}};
+    set.update(velocities, 1.f / 60.f);
+    const MoveResult& r = set.result(a);
+    reported = reported || (r.push_stopper.target == HitTarget::character && r.push_stopper.character == b);
+    CHECK(deepest_gap(world, set.controller(a)) >= -0.1f - k_penetration_tolerance); // never deeper
+  }
+  CHECK(reported);
+  CHECK(deepest_gap(world, set.controller(a)) >= -k_penetration_tolerance);
+  CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
+  CHECK(set.controller(a).position().x == doctest::Approx(1.6f - 0.3f - 0.01f).epsilon(0.002));
+}
+
 TEST_CASE("CharacterSet::update refuses bad input before anything moves") {
   World world;
   add_floor(world);

@@ -62,7 +62,8 @@ struct MoveResult {
   glm::vec3 velocity{0.f};     ///< the requested velocity less what contacts took; feed it back (m/s)
   glm::vec3 carried{0.f};      ///< moved by moving ground before the move's own motion (m), in displacement
   glm::vec3 pushed{0.f};       ///< moved by pieces that moved into the capsule (m), in displacement
-  glm::vec3 push_stopped{0.f}; ///< the part of those pieces' pushes that something stopped (m): flags.crushed
+  glm::vec3 push_stopped{0.f}; ///< the part of those pieces' pushes that something stopped (m): flags.crushed;
+                               ///< or of recovery's push out of a piece that a character stopped
   ControllerHit push_stopper;  ///< what stopped it (target HitTarget::none when nothing did)
   float yaw_delta = 0.f;       ///< turn of the moving ground about up (radians, counter-clockwise seen
                                ///< from above): turn the character's model and camera by it
@@ -240,7 +241,7 @@ private:
   void ride(MoveResult& result);
   void be_pushed(MoveResult& result);
   bool squeeze_out(PieceId id, const glm::vec3& stopped, MoveResult& result);
-  float recover(float dt, bool& crushed);
+  float recover(float dt, MoveResult& result);
   void slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bool walking, MoveResult& result);
   bool try_step(const glm::vec3& motion, const SweepHit& blocker, glm::vec3& left);
   bool step_top_continues(const glm::vec3& landing, const glm::vec3& dir) const;
