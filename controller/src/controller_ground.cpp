@@ -64,25 +64,22 @@ float Controller::recover(float dt, MoveResult& result) {
       }
       return sum;
     };
-    const auto leads_into_piece = [&](const glm::vec3& p) {
-      return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
-        return c.target == HitTarget::piece && c.distance < recovery_gap() && !(glm::dot(p, c.normal) > 0.f);
-      });
+    // Whether push `p` leads into the piece of contact `c`, one closer than the recovery gap.
+    const auto leads_into = [&](const glm::vec3& p, const Contact& c) {
+      return c.target == HitTarget::piece && c.distance < recovery_gap() && !(glm::dot(p, c.normal) > 0.f);
     };
     // Characters give way to pieces: a push that other characters' overlaps turn into a piece
     // is made without them (they then stop it, and a CharacterSet moves them aside, below).
     glm::vec3 push = push_from(true);
-    if (leads_into_piece(push)) push = push_from(false);
+    if (std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) { return leads_into(push, c); }))
+      push = push_from(false);
     // The push goes through the pieces it leads out of. A piece it leads into, by any of its
     // contacts (walls all round, too close to clear them all; the far side of a trench in one
     // mesh), stops it instead: recovery never ends inside what it recovers from.
-    const auto leads_into = [&](const Contact& c) {
-      return c.target == HitTarget::piece && c.distance < recovery_gap() && !(glm::dot(push, c.normal) > 0.f);
-    };
     for (const Contact& c : contacts) {
       if (c.distance >= recovery_gap()) continue;
       const bool into = std::any_of(contacts.begin(), contacts.end(),
-                                    [&](const Contact& o) { return o.piece == c.piece && leads_into(o); });
+                                    [&](const Contact& o) { return o.piece == c.piece && leads_into(push, o); });
       if (c.target != HitTarget::piece || !into) pass_through(c);
     }
     const bool out_of_piece = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
