@@ -18,7 +18,8 @@ namespace glide {
 // of exploding out. The push is swept through the pieces it leads out of, and stops the skin
 // short of anything else: recovery never pushes the capsule into other geometry (a lift
 // pressing it against a ceiling leaves it in the lift, the moving piece, not in the ceiling),
-// nor into a piece it recovers from on another side (walls all round, too close to clear).
+// nor into a piece or the terrain it recovers from on another side (walls all round, too close
+// to clear; two spikes of a jagged terrain).
 // Crushed (no place clears every contact, as between two closing walls), it balances the
 // overlaps of the moving pieces instead: each pushes out along its normal by its depth, and the
 // capsule goes to where those pushes cancel (midway between two walls), static geometry still
@@ -64,23 +65,27 @@ float Controller::recover(float dt, MoveResult& result) {
       }
       return sum;
     };
-    // Whether push `p` leads into the piece of contact `c`, one closer than the recovery gap.
+    // Whether push `p` leads into the piece (or terrain) of contact `c`, one closer than the
+    // recovery gap.
     const auto leads_into = [&](const glm::vec3& p, const Contact& c) {
-      return c.target == HitTarget::piece && c.distance < recovery_gap() && !(glm::dot(p, c.normal) > 0.f);
+      return c.target != HitTarget::character && c.distance < recovery_gap() && !(glm::dot(p, c.normal) > 0.f);
     };
-    // Characters give way to pieces: a push that other characters' overlaps turn into a piece
-    // is made without them (they then stop it, and a CharacterSet moves them aside, below).
+    // Characters give way to pieces and the terrain: a push that other characters' overlaps turn
+    // into either is made without them (they then stop it, and a CharacterSet moves them aside,
+    // below).
     glm::vec3 push = push_from(true);
     if (std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) { return leads_into(push, c); }))
       push = push_from(false);
-    // The push goes through the pieces it leads out of. A piece it leads into, by any of its
-    // contacts (walls all round, too close to clear them all; the far side of a trench in one
-    // mesh), stops it instead: recovery never ends inside what it recovers from.
+    // The push goes through the pieces (and the terrain) it leads out of. One it leads into, by
+    // any of its contacts (walls all round, too close to clear them all; the far side of a
+    // trench in one mesh; another spike of the terrain), stops it instead: recovery never ends
+    // deeper in what it recovers from.
     for (const Contact& c : contacts) {
       if (c.distance >= recovery_gap()) continue;
-      const bool into = std::any_of(contacts.begin(), contacts.end(),
-                                    [&](const Contact& o) { return o.piece == c.piece && leads_into(push, o); });
-      if (c.target != HitTarget::piece || !into) pass_through(c);
+      const bool into = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& o) {
+        return o.target == c.target && (c.target == HitTarget::terrain || o.piece == c.piece) && leads_into(push, o);
+      });
+      if (c.target == HitTarget::character || !into) pass_through(c);
     }
     const bool out_of_piece = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
       return c.target == HitTarget::piece && c.distance < 0.f && glm::dot(push, c.normal) > 0.f;

@@ -3,6 +3,7 @@
 // into anything than it started, and its floor stays its ground.
 #include "controller_scene.hpp"
 
+#include <glide/terrain/heightfield.hpp>
 #include <glide/world/triangle_mesh.hpp>
 
 #include <random>
@@ -46,6 +47,18 @@ glm::vec3 across(std::mt19937& rng, float scale, float y) {
 // 4 mm inside the capsule to 16 mm clear of it (m).
 float tight_gap(std::mt19937& rng) { return -0.004f + 0.02f * std::uniform_real_distribution<float>(0.f, 1.f)(rng); }
 
+// A ring of `walls` thin wall pieces facing the y axis at `inner` (m), each wider than its share
+// of the ring, the first `phase` of a share round, standing from y = `bottom` to `top` (m).
+void add_wall_ring(World& world, int walls, float inner, float phase, float bottom, float top) {
+  for (int k = 0; k < walls; ++k) {
+    const float angle = 6.2831853f * (static_cast<float>(k) + phase) / static_cast<float>(walls);
+    const glm::vec3 center(std::cos(angle) * (inner + 0.01f), 0.5f * (bottom + top), std::sin(angle) * (inner + 0.01f));
+    const float half_width = std::max(0.02f, 0.6f * 6.2831853f * inner / static_cast<float>(walls));
+    add_turned_box(world, center, {0.01f, 0.5f * (top - bottom), half_width},
+                   glm::angleAxis(-angle, glm::vec3(0, 1, 0)));
+  }
+}
+
 struct Tally {
   int deeper = 0;     // runs that ended deeper in something than they started
   int ungrounded = 0; // frames after the first two off the floor
@@ -81,12 +94,7 @@ TEST_CASE("in rings of 3 to 20 wall pieces, flat or on a slope, a walker sinks n
       add_floor(world);
     const int walls = 3 + ring % 18;
     const float inner = 0.3f + tight_gap(rng), phase = u(rng);
-    for (int k = 0; k < walls; ++k) {
-      const float angle = 6.2831853f * (static_cast<float>(k) + phase) / static_cast<float>(walls);
-      const glm::vec3 center(std::cos(angle) * (inner + 0.01f), 1.f, std::sin(angle) * (inner + 0.01f));
-      const float half_width = std::max(0.02f, 0.6f * 6.2831853f * inner / static_cast<float>(walls));
-      add_turned_box(world, center, {0.01f, 2.f, half_width}, glm::angleAxis(-angle, glm::vec3(0, 1, 0)));
-    }
+    add_wall_ring(world, walls, inner, phase, -1.f, 3.f);
     walk_about(world, across(rng, 0.003f, on_slope ? 0.02f : 0.01f), rng, on_slope ? sloped : flat);
   }
   CHECK(flat.deeper == 0);
@@ -192,4 +200,49 @@ TEST_CASE("on narrow stairs, in V wedges and among heaps of turned boxes, a walk
   CHECK(stairs == 0);
   CHECK(wedges == 0);
   CHECK(heaps == 0);
+}
+
+TEST_CASE("put into jagged terrain, among pits and rings of walls, a walker recovers without sinking deeper") {
+  // 17 x 17 heightfields with 0.1 to 2.1 m of noise on 0.2 to 1 m cells (spikes up to about
+  // 85 degrees), a third with a pit in the middle, half with a ring of walls: the character is
+  // put 0.5 m above the middle sample, often inside a spike. Its recovery out of the terrain may
+  // not carry it into another spike or a wall.
+  std::mt19937 rng(20261135);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  const auto unit = [&] { return 0.5f + 0.5f * u(rng); };
+  int started_inside = 0, deeper = 0;
+  for (int run = 0; run < 300; ++run) {
+    HeightfieldDef def;
+    def.rows = def.columns = 17;
+    const float cell = 0.2f + 0.8f * unit();
+    def.cell_size = {cell, cell};
+    def.origin = {-8.f * cell, 0.f, -8.f * cell};
+    const float rough = 0.1f + 2.f * unit();
+    for (int r = 0; r < 17; ++r)
+      for (int c = 0; c < 17; ++c) {
+        const bool pit = run % 3 == 0 && std::abs(r - 8) <= 1 && std::abs(c - 8) <= 1;
+        const float noise = rough * u(rng);
+        def.heights.push_back(pit ? -1.5f : noise);
+      }
+    World world;
+    world.set_terrain(Heightfield(std::move(def)));
+    if (run % 2 == 1) {
+      const float inner = 0.3f + 0.02f * u(rng);
+      add_wall_ring(world, 3 + run % 9, inner, 0.f, -3.f, 3.f);
+    }
+    world.update();
+    Controller c(world, {}, {0.f, world.terrain()->height_at(0.f, 0.f) + 0.5f, 0.f});
+    const float start = deepest_gap(world, c);
+    if (!(start < 0.f)) continue; // clear at the start: the sweeps' matter, not recovery's
+    ++started_inside;
+    Player player{c, world};
+    for (int frame = 0; frame < 200; ++frame) {
+      const glm::vec3 walk = across(rng, 4.f, 0.f);
+      player.step(frame % 4 == 0 ? glm::vec3(0.f) : walk, k_dt, frame % 41 == 0);
+    }
+    REQUIRE(std::isfinite(c.position().y));
+    if (player.worst_gap < start - k_penetration_tolerance) ++deeper;
+  }
+  CHECK(started_inside > 60);
+  CHECK(deeper == 0);
 }
