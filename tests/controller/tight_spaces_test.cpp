@@ -59,6 +59,37 @@ void add_wall_ring(World& world, int walls, float inner, float phase, float bott
   }
 }
 
+// How a walker goes about: frames, walking speed (m/s), every how many frames it stands still,
+// and every how many it jumps (0: never).
+struct Wander {
+  int frames = 0;
+  float speed = 0.f;
+  int stand_every = 1;
+  int jump_every = 0;
+};
+
+// What a walk met: its deepest end-of-frame overlap (m) and its frames after the first two off
+// the ground.
+struct Walked {
+  float worst_gap = 0.f;
+  int ungrounded = 0;
+};
+
+// Walks `c` at random as `how` says, a walk drawn every frame.
+Walked wander(Controller& c, const World& world, const Wander& how, std::mt19937& rng) {
+  Player player{c, world};
+  int ungrounded = 0;
+  for (int frame = 0; frame < how.frames; ++frame) {
+    const glm::vec3 walk = across(rng, how.speed, 0.f);
+    const bool jump = how.jump_every > 0 && frame % how.jump_every == 0;
+    const MoveResult r = player.step(frame % how.stand_every == 0 ? glm::vec3(0.f) : walk, k_dt, jump);
+    if (frame >= 2 && r.ground.state != GroundState::on_ground) ++ungrounded;
+  }
+  REQUIRE(std::isfinite(c.position().x));
+  REQUIRE(std::isfinite(c.position().y));
+  return {player.worst_gap, ungrounded};
+}
+
 struct Tally {
   int deeper = 0;     // runs that ended deeper in something than they started
   int ungrounded = 0; // frames after the first two off the floor
@@ -68,14 +99,9 @@ struct Tally {
 void walk_about(const World& world, const glm::vec3& spawn, std::mt19937& rng, Tally& tally) {
   Controller c(world, {}, spawn);
   const float start = std::min(deepest_gap(world, c), 0.f);
-  Player player{c, world};
-  for (int frame = 0; frame < 120; ++frame) {
-    const glm::vec3 walk = across(rng, 3.f, 0.f);
-    const MoveResult r = player.step(frame % 3 == 0 ? glm::vec3(0.f) : walk, k_dt);
-    if (frame >= 2 && r.ground.state != GroundState::on_ground) ++tally.ungrounded;
-  }
-  REQUIRE(std::isfinite(c.position().x));
-  if (player.worst_gap < start - k_penetration_tolerance) ++tally.deeper;
+  const Walked walked = wander(c, world, {.frames = 120, .speed = 3.f, .stand_every = 3}, rng);
+  tally.ungrounded += walked.ungrounded;
+  if (walked.worst_gap < start - k_penetration_tolerance) ++tally.deeper;
 }
 
 } // namespace
@@ -138,18 +164,13 @@ namespace {
 
 // Walks from `spawn` for 150 frames, at random, now and then standing or (with `jumps`)
 // jumping; counts the run into `deeper` when it ends deeper in anything than it started.
-void wander(World& world, const glm::vec3& spawn, bool jumps, std::mt19937& rng, int& deeper) {
+void wander_from(World& world, const glm::vec3& spawn, bool jumps, std::mt19937& rng, int& deeper) {
   world.update();
   Controller c(world, {}, spawn);
   const float start = std::min(deepest_gap(world, c), 0.f);
-  Player player{c, world};
-  for (int frame = 0; frame < 150; ++frame) {
-    const glm::vec3 walk = across(rng, 4.f, 0.f);
-    player.step(frame % 4 == 0 ? glm::vec3(0.f) : walk, k_dt, jumps && frame % 37 == 0);
-  }
-  REQUIRE(std::isfinite(c.position().x));
-  REQUIRE(std::isfinite(c.position().y));
-  if (player.worst_gap < start - k_penetration_tolerance) ++deeper;
+  const Walked walked =
+      wander(c, world, {.frames = 150, .speed = 4.f, .stand_every = 4, .jump_every = jumps ? 37 : 0}, rng);
+  if (walked.worst_gap < start - k_penetration_tolerance) ++deeper;
 }
 
 } // namespace
@@ -169,7 +190,7 @@ TEST_CASE("on narrow stairs, in V wedges and among heaps of turned boxes, a walk
               {20.f, rise * static_cast<float>(k + 1), half + 0.1f});
     add_box(world, {-2.f, 0.f, half}, {20.f, 4.f, half + 0.3f});
     add_box(world, {-2.f, 0.f, -half - 0.3f}, {20.f, 4.f, -half});
-    wander(world, {0.f, 0.01f, 0.f}, run % 3 == 0, rng, stairs);
+    wander_from(world, {0.f, 0.01f, 0.f}, run % 3 == 0, rng, stairs);
   }
   for (int run = 0; run < 100; ++run) {
     // Two slabs tilted 30 to 85 degrees meeting in a V under the character, turned at random.
@@ -179,7 +200,7 @@ TEST_CASE("on narrow stairs, in V wedges and among heaps of turned boxes, a walk
     for (const float side : {-1.f, 1.f})
       add_turned_box(world, yaw * glm::vec3(side * 2.f * std::cos(tilt), 2.f * std::sin(tilt) - std::cos(tilt), 0.f),
                      {2.f, 1.f, 5.f}, yaw * glm::angleAxis(side * tilt, glm::vec3(0, 0, 1)));
-    wander(world, {0.f, 1.5f, 0.f}, run % 2 == 0, rng, wedges);
+    wander_from(world, {0.f, 1.5f, 0.f}, run % 2 == 0, rng, wedges);
   }
   for (int run = 0; run < 100; ++run) {
     // Up to 25 boxes of 0.1 to 0.7 m, turned at random and overlapping each other, round the spawn.
@@ -195,7 +216,7 @@ TEST_CASE("on narrow stairs, in V wedges and among heaps of turned boxes, a walk
       if (glm::length(glm::vec2(center.x, center.z)) < 0.45f) continue;
       add_turned_box(world, center, half, glm::angleAxis(angle, axis));
     }
-    wander(world, {0.f, 0.01f, 0.f}, run % 2 == 0, rng, heaps);
+    wander_from(world, {0.f, 0.01f, 0.f}, run % 2 == 0, rng, heaps);
   }
   CHECK(stairs == 0);
   CHECK(wedges == 0);
@@ -235,13 +256,8 @@ TEST_CASE("put into jagged terrain, among pits and rings of walls, a walker reco
     const float start = deepest_gap(world, c);
     if (!(start < 0.f)) continue; // clear at the start: the sweeps' matter, not recovery's
     ++started_inside;
-    Player player{c, world};
-    for (int frame = 0; frame < 200; ++frame) {
-      const glm::vec3 walk = across(rng, 4.f, 0.f);
-      player.step(frame % 4 == 0 ? glm::vec3(0.f) : walk, k_dt, frame % 41 == 0);
-    }
-    REQUIRE(std::isfinite(c.position().y));
-    if (player.worst_gap < start - k_penetration_tolerance) ++deeper;
+    const Walked walked = wander(c, world, {.frames = 200, .speed = 4.f, .stand_every = 4, .jump_every = 41}, rng);
+    if (walked.worst_gap < start - k_penetration_tolerance) ++deeper;
   }
   CHECK(started_inside > 60);
   CHECK(deeper == 0);
