@@ -273,7 +273,7 @@ void Controller::move_checked(const glm::vec3& velocity, float dt, MoveResult& r
 }
 
 void Controller::record_hit(const SweepHit& hit, float fraction, MoveResult& result) const {
-  ControllerHit h{hit.target, hit.piece, hit.character, hit.point, hit.normal, fraction};
+  const ControllerHit h = hit_of(hit, fraction);
   const glm::vec3& up = settings_.up;
   const float facing = glm::dot(hit.normal, up);
   const float height = glm::dot(hit.point - position_, up);

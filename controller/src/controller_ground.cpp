@@ -135,7 +135,7 @@ float Controller::recover(float dt, MoveResult& result) {
       if (step * fraction <= cleared && pushes_out_of_moving) crushed = true;
       if (out_of_piece && hit.target == HitTarget::character) {
         result.push_stopped += motion * (1.f - fraction);
-        result.push_stopper = {hit.target, hit.piece, hit.character, hit.point, hit.normal, fraction};
+        result.push_stopper = hit_of(hit, fraction);
       }
       break;
     }
@@ -198,16 +198,12 @@ void Controller::update_ground() {
   // The probe looks only at the characters that can be ground: in a crowd, most of those near
   // stand beside this one, and their contacts were found, sorted and passed over.
   const std::span<const CapsuleObstacle> characters = nearby_.characters();
-  std::size_t grounds = 0;
-  for (const CapsuleObstacle& o : characters) grounds += may_be_ground(capsule.segment, o.capsule.segment, up) ? 1 : 0;
-  if (grounds == 0) {
-    nearby_.set_characters({});
-  } else if (grounds < characters.size()) {
-    thread_local std::vector<CapsuleObstacle> some; // the probe calls out to nothing while it holds them
-    some.clear();
+  if (!characters.empty()) {
+    thread_local std::vector<CapsuleObstacle> grounds; // the probe calls out to nothing while it holds them
+    grounds.clear();
     for (const CapsuleObstacle& o : characters)
-      if (may_be_ground(capsule.segment, o.capsule.segment, up)) some.push_back(o);
-    nearby_.set_characters(some);
+      if (may_be_ground(capsule.segment, o.capsule.segment, up)) grounds.push_back(o);
+    if (grounds.size() < characters.size()) nearby_.set_characters(grounds);
   }
   const std::span<const Contact> contacts =
       nearby_.closest(*world_, capsule, 2.f * settings_.skin_width, query_filter(), ~std::size_t{0});

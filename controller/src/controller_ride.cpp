@@ -92,7 +92,7 @@ void Controller::be_pushed(MoveResult& result) {
     if (squeeze_out(id, stopped, result)) continue;
     result.flags.crushed = true;
     result.push_stopped += stopped;
-    result.push_stopper = {block.target, block.piece, block.character, block.point, block.normal, fraction};
+    result.push_stopper = hit_of(block, fraction);
   }
 }
 

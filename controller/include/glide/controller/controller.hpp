@@ -248,6 +248,10 @@ private:
   bool snap_to_floor();
   void update_ground();
   void record_hit(const SweepHit& hit, float fraction, MoveResult& result) const;
+  /// A sweep's hit as a move reports it, at `fraction` of the move's motion.
+  static ControllerHit hit_of(const SweepHit& hit, float fraction) {
+    return {hit.target, hit.piece, hit.character, hit.point, hit.normal, fraction};
+  }
 
   const World* world_;
   const glm::dvec3* world_origin_; // World::origin(), read without the World's definition
