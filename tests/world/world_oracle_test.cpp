@@ -70,7 +70,8 @@ SweepHit brute_sweep(const World& world, const RandomQuery& q, const QueryFilter
       }
       const auto r = detail::time_of_impact(q.capsule.segment, q.capsule.radius, q.motion, tri, s.method, toi);
       if (r.hit && !detail::separating(r, q.motion, s) &&
-          !detail::leaves_terrain(r, tri, q.capsule.segment, q.capsule.radius, q.motion, s, toi.tolerance))
+          !detail::leaves_terrain(r, tri, q.capsule.segment, q.capsule.radius, q.motion, s, toi.tolerance,
+                                  *world.terrain()))
         hits.add({r.t, r.point, r.normal, HitTarget::terrain, PieceId{}, order, {}});
       ++order;
     });

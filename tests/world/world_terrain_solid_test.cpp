@@ -117,3 +117,43 @@ TEST_CASE("a capsule dipping into flat terrain slides along it: the overlap is n
   CHECK(down.hit);
   CHECK(down.fraction == 0.f);
 }
+
+TEST_CASE("a capsule coming down along a steep face onto the crest of a knife-edge ridge stops at the crest") {
+  // A ridge along x: 1.3 m high, its faces 0.3 m wide (77 degrees). The capsule's sphere is 0.2 m
+  // in front of the +z face's plane, above the crest, where that plane runs on in the open over
+  // the far face, and it moves down along the face: its sphere meets the crest edge when its
+  // centre is sqrt(r^2 - 0.2^2) from the crest along the face. The plane's extension once passed
+  // it through, 0.11 m into the ridge.
+  HeightfieldDef def;
+  def.rows = 3;
+  def.columns = 4;
+  def.cell_size = {0.3f, 0.3f};
+  def.origin = {-0.45f, 0.f, -0.3f};
+  def.heights = {0.f, 0.f, 0.f, 0.f, 1.3f, 1.3f, 1.3f, 1.3f, 0.f, 0.f, 0.f, 0.f};
+  World world;
+  world.set_terrain(Heightfield(std::move(def)));
+  const glm::vec3 normal = glm::normalize(glm::vec3(0.f, 0.3f, 1.3f));   // of the +z face
+  const glm::vec3 up_face = glm::normalize(glm::vec3(0.f, 1.3f, -0.3f)); // along it, up past the crest
+  const glm::vec3 crest{0.05f, 1.3f, 0.f};
+  const float radius = 0.31f, off = 0.2f, along = 0.5f, travel = 0.8f;
+  const glm::vec3 centre = crest + off * normal + along * up_face;
+  const gjk::Capsule capsule{{centre, centre + glm::vec3(0.f, 1.2f, 0.f)}, radius};
+  const glm::vec3 motion = -travel * up_face;
+  const float reach = std::sqrt(radius * radius - off * off); // the centre's way along the face from the crest
+  const float expected = (along - reach) / travel;
+  const glm::vec3 expected_normal = (off * normal + reach * up_face) / radius;
+  NearbyPieces nearby;
+  for (const SweepHit& hit :
+       {world.sweep_capsule(capsule, motion), nearby.sweep_capsule(world, capsule, motion, {}, {})}) {
+    REQUIRE(hit.hit);
+    CHECK(hit.target == HitTarget::terrain);
+    CHECK(hit.fraction == doctest::Approx(expected).epsilon(0.002));
+    CHECK(glm::length(hit.normal - expected_normal) < 2e-3f);
+  }
+  // From where it touches the crest, on along the face: stopped at once, not let into the ridge.
+  const glm::vec3 touching = crest + off * normal + (reach + 5e-5f) * up_face;
+  const gjk::Capsule at_crest{{touching, touching + glm::vec3(0.f, 1.2f, 0.f)}, radius};
+  const SweepHit on = world.sweep_capsule(at_crest, motion);
+  REQUIRE(on.hit);
+  CHECK(on.fraction < 1e-3f);
+}

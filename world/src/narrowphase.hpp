@@ -305,12 +305,16 @@ inline std::optional<Contact> terrain_contact_from(const gjk::Capsule& capsule, 
 
 /// A terrain hit of a sweep that does not count: one met from under the triangle's plane (the
 /// terrain is met from above and the side only, as terrain_contact_from), or one where the
-/// capsule already dips below the triangle's plane (at the start, t = 0, or deeper than the
-/// tolerance at the hit) and the motion leaves by the face normal: that overlap is one with the
-/// solid below the surface, which a motion along the surface or up does not deepen, whatever
-/// edge of the thin triangle the closest points lie on.
+/// motion leaves by the face normal and the capsule either touches at the start without
+/// dipping below the plane, or dips below it by more than the tolerance with its deepest point
+/// under `terrain`'s surface: that overlap is one with the solid below the surface, which a
+/// motion along the surface or up does not deepen, whatever edge of the thin triangle the
+/// closest points lie on. Past a crest the plane runs on above the far face: a capsule below
+/// the plane there is in the open, and moving along the plane takes it into the solid.
+/// Terrain has no overhangs, so a point under the surface is in the solid.
 inline bool leaves_terrain(const gjk::ToiResult& r, const gjk::Triangle& tri, const gjk::Segment& segment, float radius,
-                           const glm::vec3& motion, const SweepSettings& settings, float tolerance) {
+                           const glm::vec3& motion, const SweepSettings& settings, float tolerance,
+                           const Heightfield& terrain) {
   const glm::vec3 cross = glm::cross(tri.b - tri.a, tri.c - tri.a);
   const float length = glm::length(cross);
   if (!(length > 0.f) || !std::isfinite(length)) return false;
@@ -318,10 +322,20 @@ inline bool leaves_terrain(const gjk::ToiResult& r, const gjk::Triangle& tri, co
   if (!settings.ignore_separating) return false;
   const glm::vec3 n = cross / length;
   if (glm::dot(n, motion) < -1e-4f * glm::length(motion)) return false;
-  if (r.t <= 0.f) return true;
-  const float lowest =
-      std::min(glm::dot(n, segment.a - tri.a), glm::dot(n, segment.b - tri.a)) + r.t * glm::dot(n, motion) - radius;
-  return lowest < -2.f * tolerance;
+  const float above_a = glm::dot(n, segment.a - tri.a), above_b = glm::dot(n, segment.b - tri.a);
+  const float lowest = std::min(above_a, above_b) + r.t * glm::dot(n, motion) - radius;
+  // Touching at the start without dipping: a motion along the plane or up keeps it so.
+  if (!(lowest < -2.f * tolerance)) return r.t <= 0.f;
+  // Whether the capsule is in the solid there: it overlaps the triangle itself (the surface)
+  // by more than the tolerance, or its deepest point under the plane, or the bottom of either
+  // end, is under the surface.
+  const glm::vec3 a = segment.a + r.t * motion, b = segment.b + r.t * motion, down(0.f, radius, 0.f);
+  const glm::vec3 along = b - a;
+  const float span = glm::dot(along, along);
+  const float s = span > 0.f ? std::clamp(glm::dot(r.point - a, along) / span, 0.f, 1.f) : 0.f;
+  if (glm::length(r.point - (a + s * along)) < radius - 2.f * tolerance) return true;
+  const auto under = [&](const glm::vec3& p) { return terrain.height_at(p.x, p.z) - p.y > tolerance; };
+  return under((above_a <= above_b ? a : b) - radius * n) || under(a - down) || under(b - down);
 }
 
 /// The sweep's answer for a terrain triangle the segment starts below (TerrainColumn): a hit

@@ -296,7 +296,9 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
       learn_plane(e, r.normal);
       if (detail::separating(r, motion, settings)) return;
       if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, gjk::Triangle>)
-        if (detail::leaves_terrain(r, shape, capsule.segment, radius, motion, settings, toi.tolerance)) return;
+        if (detail::leaves_terrain(r, shape, capsule.segment, radius, motion, settings, toi.tolerance,
+                                   *world.terrain()))
+          return;
       hits.add({r.t, r.point, r.normal, e.target, e.piece, e.order, {}, e.mesh_triangle()});
     });
   }

@@ -48,7 +48,8 @@ SweepHit World::sweep_capsule(const gjk::Capsule& capsule, const glm::vec3& full
       const gjk::ToiResult r =
           detail::time_of_impact(capsule.segment, capsule.radius, motion, triangle, settings.method, toi);
       if (r.hit && !detail::separating(r, motion, settings) &&
-          !detail::leaves_terrain(r, triangle, capsule.segment, capsule.radius, motion, settings, toi.tolerance))
+          !detail::leaves_terrain(r, triangle, capsule.segment, capsule.radius, motion, settings, toi.tolerance,
+                                  *terrain_))
         hits.add({r.t, r.point, r.normal, HitTarget::terrain, PieceId{}, order, {}});
       ++order;
     });
