@@ -8,9 +8,29 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <vector>
 
 namespace glide {
+
+namespace {
+
+// The terrain's own way out, from push `from`: up (+y, as a heightfield's, which leaves each of
+// its faces) by what clears every terrain contact closer than `gap` to the skin, then slid along
+// the contacts it is not inside of (beside a spike's tip, the capsule below it).
+glm::vec3 rise_out_of_terrain(std::span<const Contact> contacts, const glm::vec3& from, float skin, float gap) {
+  float rise = 0.f;
+  for (const Contact& c : contacts)
+    if (c.target == HitTarget::terrain && c.distance < gap && c.normal.y > 1e-3f)
+      rise = std::max(rise, (skin - c.distance - glm::dot(from, c.normal)) / c.normal.y);
+  glm::vec3 up = from + glm::vec3(0.f, rise, 0.f);
+  for (const Contact& c : contacts)
+    if (c.target != HitTarget::character && c.distance >= 0.f && c.distance < gap)
+      up -= c.normal * std::min(glm::dot(up, c.normal), 0.f);
+  return up;
+}
+
+} // namespace
 
 // Pushes the capsule out of every piece closer than the skin (recovery_gap: overlapping,
 // spawned touching, or left short of the skin by an earlier push), to the skin distance, at
@@ -19,7 +39,8 @@ namespace glide {
 // short of anything else: recovery never pushes the capsule into other geometry (a lift
 // pressing it against a ceiling leaves it in the lift, the moving piece, not in the ceiling),
 // nor into a piece or the terrain it recovers from on another side (walls all round, too close
-// to clear; two spikes of a jagged terrain).
+// to clear; two spikes of a jagged terrain). In the terrain, where that leaves no way out, or
+// the way is stopped, it rises: up is the way out of a heightfield.
 // Crushed (no place clears every contact, as between two closing walls), it balances the
 // overlaps of the moving pieces instead: each pushes out along its normal by its depth, and the
 // capsule goes to where those pushes cancel (midway between two walls), static geometry still
@@ -39,6 +60,7 @@ float Controller::recover(float dt, MoveResult& result) {
   // A residual this small counts as cleared (m): the sweeps' own tolerance.
   const float cleared = 2.f * settings_.toi_tolerance;
   float moved = 0.f;
+  bool rising = false; // out of the terrain by its own way out, up
   for (int pass = 0; pass < 4 && moved < budget; ++pass) {
     const std::span<const Contact> contacts =
         nearby_.overlap_capsule(*world_, capsule_at(position_), skin, query_filter());
@@ -54,28 +76,46 @@ float Controller::recover(float dt, MoveResult& result) {
     for (const Contact& c : contacts)
       pushes_out_of_moving = pushes_out_of_moving ||
                              (c.target == HitTarget::piece && c.distance < 0.f && world_->motion(c.piece).dt > 0.f);
-    // Each contact closer than the recovery gap pushes out only what the others' push has not
-    // already covered: no double push in corners.
-    const auto push_from = [&](bool characters) {
-      glm::vec3 sum(0.f);
+    // Each contact closer than the recovery gap that `counts` pushes out, from `sum`, only what
+    // the others' push has not already covered: no double push in corners.
+    const auto push_from = [&](auto counts, glm::vec3 sum) {
       for (const Contact& c : contacts) {
-        if (c.distance >= recovery_gap() || (!characters && c.target == HitTarget::character)) continue;
+        if (c.distance >= recovery_gap() || !counts(c)) continue;
         const float need = skin - c.distance - glm::dot(sum, c.normal);
         if (need > 0.f) sum += c.normal * need;
       }
       return sum;
     };
     // Whether push `p` leads into the piece (or terrain) of contact `c`, one closer than the
-    // recovery gap.
+    // recovery gap: deeper, or not out of it when inside. Along a contact not inside, as the
+    // sweep's slack for sliding along a face, is not into it.
     const auto leads_into = [&](const glm::vec3& p, const Contact& c) {
-      return c.target != HitTarget::character && c.distance < recovery_gap() && !(glm::dot(p, c.normal) > 0.f);
+      if (c.target == HitTarget::character || c.distance >= recovery_gap()) return false;
+      const float along = glm::dot(p, c.normal);
+      return c.distance < 0.f ? !(along > 0.f) : along < -1e-4f * glm::length(p);
+    };
+    const auto leads_into_any = [&](const glm::vec3& p) {
+      return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) { return leads_into(p, c); });
     };
     // Characters give way to pieces and the terrain: a push that other characters' overlaps turn
     // into either is made without them (they then stop it, and a CharacterSet moves them aside,
     // below).
-    glm::vec3 push = push_from(true);
-    if (std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) { return leads_into(push, c); }))
-      push = push_from(false);
+    glm::vec3 push = push_from([](const Contact&) { return true; }, glm::vec3(0.f));
+    if (leads_into_any(push)) push = push_from([](const Contact& c) { return c.target != HitTarget::character; }, {});
+    // Among spikes of the terrain all round, their pushes add up to one into another spike, or
+    // one that another spike stops: the terrain's own way out is up, with the pieces' push or
+    // without it (walls round it too close to clear).
+    bool rose = false;
+    if (rising || leads_into_any(push)) {
+      const glm::vec3 out_of_pieces = push_from([](const Contact& c) { return c.target == HitTarget::piece; }, {});
+      for (const glm::vec3& from : {out_of_pieces, glm::vec3(0.f)}) {
+        const glm::vec3 up = rise_out_of_terrain(contacts, from, skin, recovery_gap());
+        if (leads_into_any(up)) continue;
+        push = up;
+        rose = true;
+        break;
+      }
+    }
     // The push goes through the pieces (and the terrain) it leads out of. One it leads into, by
     // any of its contacts (walls all round, too close to clear them all; the far side of a
     // trench in one mesh; another spike of the terrain), stops it instead: recovery never ends
@@ -123,9 +163,14 @@ float Controller::recover(float dt, MoveResult& result) {
       const auto end = passing.begin() + static_cast<std::ptrdiff_t>(passing_count);
       return std::find(passing.begin(), end, id) == end && (!accept || accept(id));
     };
-    // Terrain it starts inside of and pushes out of does not stop it.
-    const SweepHit hit = nearby_.sweep_capsule(*world_, swept_capsule(), motion, filter, sweep_settings());
-    const bool blocked = hit.hit && !(hit.started_overlapped && hit.target == HitTarget::terrain && passing_terrain);
+    // Rising, without the skin: up, it comes no nearer to a spike's tip it is the skin beside.
+    const gjk::Capsule swept = rose ? capsule_at(position_) : swept_capsule();
+    const SweepHit hit = nearby_.sweep_capsule(*world_, swept, motion, filter, sweep_settings());
+    // Terrain it starts inside of and pushes out of does not stop it; terrain it starts
+    // touching and pushes into (a spike no nearer than the gap) does.
+    const bool leaving_terrain = hit.started_overlapped && hit.target == HitTarget::terrain && passing_terrain &&
+                                 glm::dot(hit.normal, motion) > 0.f;
+    const bool blocked = hit.hit && !leaving_terrain;
     const float fraction = blocked ? hit.fraction : 1.f;
     position_ += motion * fraction;
     moved += step * fraction;
@@ -137,7 +182,11 @@ float Controller::recover(float dt, MoveResult& result) {
         result.push_stopped += motion * (1.f - fraction);
         result.push_stopper = hit_of(hit, fraction);
       }
-      break;
+      const bool in_terrain = std::any_of(contacts.begin(), contacts.end(), [](const Contact& c) {
+        return c.target == HitTarget::terrain && c.distance < 0.f;
+      });
+      if (rising || hit.target == HitTarget::character || !in_terrain) break;
+      rising = true;
     }
   }
   return moved;

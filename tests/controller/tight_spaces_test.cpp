@@ -223,15 +223,18 @@ TEST_CASE("on narrow stairs, in V wedges and among heaps of turned boxes, a walk
   CHECK(heaps == 0);
 }
 
-TEST_CASE("put into jagged terrain, among pits and rings of walls, a walker recovers without sinking deeper") {
+TEST_CASE("in jagged terrain, among pits and rings of walls, a walker never sinks in, nor deeper, and rises out") {
   // 17 x 17 heightfields with 0.1 to 2.1 m of noise on 0.2 to 1 m cells (spikes up to about
-  // 85 degrees), a third with a pit in the middle, half with a ring of walls: the character is
-  // put 0.5 m above the middle sample, often inside a spike. Its recovery out of the terrain may
-  // not carry it into another spike or a wall.
+  // 85 degrees, knife-edge ridges), a third with a pit in the middle, half with a ring of
+  // walls: the character is put 0.5 m above the middle sample, often inside a spike. A walk that
+  // starts clear may not sweep into the terrain (coming down onto a crest, the plane of its far
+  // face once let it through); recovery out of the terrain may not carry it into another spike
+  // or a wall, and without walls it is out of the terrain by the end (up, the terrain's way out,
+  // when the spikes' pushes add up to one into another).
   std::mt19937 rng(20261135);
   std::uniform_real_distribution<float> u(-1.f, 1.f);
   const auto unit = [&] { return 0.5f + 0.5f * u(rng); };
-  int started_inside = 0, deeper = 0;
+  int started_clear = 0, sank = 0, started_inside = 0, deeper = 0, open_inside = 0, left_inside = 0;
   for (int run = 0; run < 300; ++run) {
     HeightfieldDef def;
     def.rows = def.columns = 17;
@@ -247,18 +250,30 @@ TEST_CASE("put into jagged terrain, among pits and rings of walls, a walker reco
       }
     World world;
     world.set_terrain(Heightfield(std::move(def)));
-    if (run % 2 == 1) {
+    const bool walls = run % 2 == 1;
+    if (walls) {
       const float inner = 0.3f + 0.02f * u(rng);
       add_wall_ring(world, 3 + run % 9, inner, 0.f, -3.f, 3.f);
     }
     world.update();
     Controller c(world, {}, {0.f, world.terrain()->height_at(0.f, 0.f) + 0.5f, 0.f});
     const float start = deepest_gap(world, c);
-    if (!(start < 0.f)) continue; // clear at the start: the sweeps' matter, not recovery's
-    ++started_inside;
     const Walked walked = wander(c, world, {.frames = 200, .speed = 4.f, .stand_every = 4, .jump_every = 41}, rng);
+    if (!(start < 0.f)) {
+      ++started_clear;
+      if (walked.worst_gap < -k_penetration_tolerance) ++sank;
+      continue;
+    }
+    ++started_inside;
     if (walked.worst_gap < start - k_penetration_tolerance) ++deeper;
+    if (walls) continue;
+    ++open_inside;
+    if (deepest_gap(world, c) < -k_penetration_tolerance) ++left_inside;
   }
+  CHECK(started_clear > 150);
+  CHECK(sank == 0);
   CHECK(started_inside > 60);
   CHECK(deeper == 0);
+  CHECK(open_inside > 20);
+  CHECK(left_inside == 0);
 }
