@@ -61,6 +61,10 @@ float Controller::recover(float dt, MoveResult& result) {
   const float cleared = 2.f * settings_.toi_tolerance;
   float moved = 0.f;
   bool rising = false; // out of the terrain by its own way out, up
+  // What stopped a push out of another character: the next pass slides along it (a character
+  // put into another beside a wall gets out along the wall).
+  std::array<glm::vec3, 4> stops{};
+  std::size_t stop_count = 0;
   for (int pass = 0; pass < 4 && moved < budget; ++pass) {
     const std::span<const Contact> contacts =
         nearby_.overlap_capsule(*world_, capsule_at(position_), skin, query_filter());
@@ -116,6 +120,7 @@ float Controller::recover(float dt, MoveResult& result) {
         break;
       }
     }
+    for (std::size_t k = 0; k < stop_count; ++k) push -= stops[k] * std::min(glm::dot(push, stops[k]), 0.f);
     // The push goes through the pieces (and the terrain) it leads out of. One it leads into, by
     // any of its contacts (walls all round, too close to clear them all; the far side of a
     // trench in one mesh; another spike of the terrain), stops it instead: recovery never ends
@@ -185,8 +190,16 @@ float Controller::recover(float dt, MoveResult& result) {
       const bool in_terrain = std::any_of(contacts.begin(), contacts.end(), [](const Contact& c) {
         return c.target == HitTarget::terrain && c.distance < 0.f;
       });
-      if (rising || hit.target == HitTarget::character || !in_terrain) break;
-      rising = true;
+      const bool out_of_character = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+        return c.target == HitTarget::character && c.distance < 0.f && glm::dot(push, c.normal) > 0.f;
+      });
+      if (!rising && hit.target != HitTarget::character && in_terrain) {
+        rising = true;
+      } else if (out_of_character && hit.target != HitTarget::character && stop_count < stops.size()) {
+        stops[stop_count++] = hit.normal;
+      } else {
+        break;
+      }
     }
   }
   return moved;

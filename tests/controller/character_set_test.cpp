@@ -273,6 +273,28 @@ TEST_CASE("a character put into a wall, another pressed against it, gets out: th
   CHECK(set.controller(a).position().x == doctest::Approx(1.6f - 0.3f - 0.01f).epsilon(0.002));
 }
 
+TEST_CASE("two characters put into each other across a corridor too narrow for both slide apart along its walls") {
+  // Walls 1.1 m apart, each character at the skin from its wall, 0.3 m apart along the corridor:
+  // their capsules overlap by 34 mm, and each one's way out of the other leads into its wall.
+  // Stopped by the wall, the push slides along it; both end at the skin from each other.
+  World world;
+  add_floor(world);
+  add_box(world, {0.55f, 0, -5}, {1.f, 3, 5});
+  add_box(world, {-1.f, 0, -5}, {-0.55f, 3, 5});
+  CharacterSet set(world);
+  const CharacterId a = set.add({}, {0.24f, 0.01f, 0.f});
+  const CharacterId b = set.add({}, {-0.24f, 0.01f, 0.3f});
+  REQUIRE(closest_pair_gap(set) < -0.03f);
+  for (int frame = 0; frame < 30; ++frame) {
+    const glm::vec3 velocities[] = {{0, -1, 0}, {0, -1, 0}};
+    set.update(velocities, 1.f / 60.f);
+    CHECK(deepest_gap(world, set.controller(a)) >= -k_penetration_tolerance);
+    CHECK(deepest_gap(world, set.controller(b)) >= -k_penetration_tolerance);
+  }
+  CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
+  CHECK(set.controller(b).position().z - set.controller(a).position().z > 0.3f);
+}
+
 TEST_CASE("CharacterSet::update refuses bad input before anything moves") {
   World world;
   add_floor(world);
