@@ -124,11 +124,15 @@ float Controller::recover(float dt, MoveResult& result) {
     // The push goes through the pieces (and the terrain) it leads out of. One it leads into, by
     // any of its contacts (walls all round, too close to clear them all; the far side of a
     // trench in one mesh; another spike of the terrain), stops it instead: recovery never ends
-    // deeper in what it recovers from.
+    // deeper in what it recovers from. A piece passed is not swept at all, so one the push only
+    // runs along is not passed (a corner of it may lie ahead); the terrain passed still stops it
+    // but where it starts inside and leaves.
     for (const Contact& c : contacts) {
       if (c.distance >= recovery_gap()) continue;
       const bool into = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& o) {
-        return o.target == c.target && (c.target == HitTarget::terrain || o.piece == c.piece) && leads_into(push, o);
+        if (o.target != c.target || (c.target == HitTarget::piece && o.piece != c.piece)) return false;
+        return c.target == HitTarget::piece ? o.distance < recovery_gap() && !(glm::dot(push, o.normal) > 0.f)
+                                            : leads_into(push, o);
       });
       if (c.target == HitTarget::character || !into) pass_through(c);
     }
