@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -15,19 +16,34 @@ namespace glide {
 
 namespace {
 
-// The terrain's own way out, from push `from`: up (+y, as a heightfield's, which leaves each of
-// its faces) by what clears every terrain contact closer than `gap` to the skin, then slid along
-// the contacts it is not inside of (beside a spike's tip, the capsule below it).
-glm::vec3 rise_out_of_terrain(std::span<const Contact> contacts, const glm::vec3& from, float skin, float gap) {
-  float rise = 0.f;
-  for (const Contact& c : contacts)
-    if (c.target == HitTarget::terrain && c.distance < gap && c.normal.y > 1e-3f)
-      rise = std::max(rise, (skin - c.distance - glm::dot(from, c.normal)) / c.normal.y);
-  glm::vec3 up = from + glm::vec3(0.f, rise, 0.f);
-  for (const Contact& c : contacts)
-    if (c.target != HitTarget::character && c.distance >= 0.f && c.distance < gap)
-      up -= c.normal * std::min(glm::dot(up, c.normal), 0.f);
-  return up;
+// The terrain's own way out: up (+y, as a heightfield's, which leaves each of its faces) by what
+// clears every terrain contact closer than `gap` to the skin, from the pieces' push or without
+// it (walls round it too close to clear), straight or slid along what leans over it (a spike's
+// tip above it). None when each leads into a contact it is inside of, or nearer one than it is
+// over a step of `step_limit` (m).
+std::optional<glm::vec3> rise_out_of_terrain(std::span<const Contact> contacts, const glm::vec3& out_of_pieces,
+                                             float skin, float gap, float step_limit) {
+  const auto blocked = [&](const glm::vec3& up) {
+    const float length = glm::length(up), step = std::min(length, step_limit);
+    return !(length > 0.f) || std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+      if (c.target == HitTarget::character || c.distance >= gap) return false;
+      const float along = glm::dot(up, c.normal) / length;
+      return c.distance < 0.f ? !(along > 0.f) : -along * step > c.distance;
+    });
+  };
+  for (const glm::vec3& from : {out_of_pieces, glm::vec3(0.f)}) {
+    float rise = 0.f;
+    for (const Contact& c : contacts)
+      if (c.target == HitTarget::terrain && c.distance < gap && c.normal.y > 1e-3f)
+        rise = std::max(rise, (skin - c.distance - glm::dot(from, c.normal)) / c.normal.y);
+    glm::vec3 up = from + glm::vec3(0.f, rise, 0.f);
+    if (!blocked(up)) return up;
+    for (const Contact& c : contacts)
+      if (c.target != HitTarget::character && c.distance >= 0.f && c.distance < gap)
+        up -= c.normal * std::min(glm::dot(up, c.normal), 0.f);
+    if (!blocked(up)) return up;
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -112,12 +128,9 @@ float Controller::recover(float dt, MoveResult& result) {
     bool rose = false;
     if (rising || leads_into_any(push)) {
       const glm::vec3 out_of_pieces = push_from([](const Contact& c) { return c.target == HitTarget::piece; }, {});
-      for (const glm::vec3& from : {out_of_pieces, glm::vec3(0.f)}) {
-        const glm::vec3 up = rise_out_of_terrain(contacts, from, skin, recovery_gap());
-        if (leads_into_any(up)) continue;
-        push = up;
+      if (const auto up = rise_out_of_terrain(contacts, out_of_pieces, skin, recovery_gap(), budget - moved)) {
+        push = *up;
         rose = true;
-        break;
       }
     }
     for (std::size_t k = 0; k < stop_count; ++k) push -= stops[k] * std::min(glm::dot(push, stops[k]), 0.f);
