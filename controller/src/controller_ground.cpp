@@ -126,7 +126,10 @@ float Controller::recover(float dt, MoveResult& result) {
     // one that another spike stops: the terrain's own way out is up, with the pieces' push or
     // without it (walls round it too close to clear).
     bool rose = false;
-    if (rising || leads_into_any(push)) {
+    const bool near_terrain = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+      return c.target == HitTarget::terrain && c.distance < recovery_gap();
+    });
+    if (near_terrain && (rising || leads_into_any(push))) {
       const glm::vec3 out_of_pieces = push_from([](const Contact& c) { return c.target == HitTarget::piece; }, {});
       if (const auto up = rise_out_of_terrain(contacts, out_of_pieces, skin, recovery_gap(), budget - moved)) {
         push = *up;
