@@ -137,6 +137,12 @@ float Controller::recover(float dt, MoveResult& result) {
       }
     }
     for (std::size_t k = 0; k < stop_count; ++k) push -= stops[k] * std::min(glm::dot(push, stops[k]), 0.f);
+    // Whether the push, as it stands, leads out of something of `target` the capsule is inside of.
+    const auto leads_out_of = [&](HitTarget target) {
+      return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+        return c.target == target && c.distance < 0.f && glm::dot(push, c.normal) > 0.f;
+      });
+    };
     // The push goes through the pieces (and the terrain) it leads out of. One it leads into, by
     // any of its contacts (walls all round, too close to clear them all; the far side of a
     // trench in one mesh; another spike of the terrain), stops it instead: recovery never ends
@@ -152,9 +158,7 @@ float Controller::recover(float dt, MoveResult& result) {
       });
       if (c.target == HitTarget::character || !into) pass_through(c);
     }
-    const bool out_of_piece = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
-      return c.target == HitTarget::piece && c.distance < 0.f && glm::dot(push, c.normal) > 0.f;
-    });
+    const bool out_of_piece = leads_out_of(HitTarget::piece);
     const bool clears = std::all_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
       return skin - c.distance - glm::dot(push, c.normal) <= cleared;
     });
@@ -210,12 +214,10 @@ float Controller::recover(float dt, MoveResult& result) {
       const bool in_terrain = std::any_of(contacts.begin(), contacts.end(), [](const Contact& c) {
         return c.target == HitTarget::terrain && c.distance < 0.f;
       });
-      const bool out_of_character = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
-        return c.target == HitTarget::character && c.distance < 0.f && glm::dot(push, c.normal) > 0.f;
-      });
       if (!rising && hit.target != HitTarget::character && in_terrain) {
         rising = true;
-      } else if (out_of_character && hit.target != HitTarget::character && stop_count < stops.size()) {
+      } else if (leads_out_of(HitTarget::character) && hit.target != HitTarget::character &&
+                 stop_count < stops.size()) {
         stops[stop_count++] = hit.normal;
       } else {
         break;

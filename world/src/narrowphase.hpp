@@ -7,6 +7,7 @@
 #include <glide/gjk/aabb.hpp>
 #include <glide/gjk/distance.hpp>
 #include <glide/gjk/penetration.hpp>
+#include <glide/gjk/segment_pair.hpp>
 #include <glide/gjk/toi.hpp>
 #include <glide/limits.hpp>
 #include <glide/terrain/heightfield.hpp>
@@ -306,12 +307,13 @@ inline std::optional<Contact> terrain_contact_from(const gjk::Capsule& capsule, 
 /// A terrain hit of a sweep that does not count: one met from under the triangle's plane (the
 /// terrain is met from above and the side only, as terrain_contact_from), or one where the
 /// motion leaves by the face normal and the capsule either touches at the start without
-/// dipping below the plane, or dips below it by more than the tolerance with its deepest point
-/// under `terrain`'s surface: that overlap is one with the solid below the surface, which a
-/// motion along the surface or up does not deepen, whatever edge of the thin triangle the
-/// closest points lie on. Past a crest the plane runs on above the far face: a capsule below
-/// the plane there is in the open, and moving along the plane takes it into the solid.
-/// Terrain has no overhangs, so a point under the surface is in the solid.
+/// dipping below the plane, or dips below it by more than the tolerance while in the solid
+/// (overlapping the triangle by more than the tolerance, or with a point under `terrain`'s
+/// surface): that overlap is one with the solid below the surface, which a motion along the
+/// surface or up does not deepen, whatever edge of the thin triangle the closest points lie on.
+/// Past a crest the plane runs on above the far face: a capsule below the plane there is in
+/// the open, and moving along the plane takes it into the solid. Terrain has no overhangs, so a
+/// point under the surface is in the solid.
 inline bool leaves_terrain(const gjk::ToiResult& r, const gjk::Triangle& tri, const gjk::Segment& segment, float radius,
                            const glm::vec3& motion, const SweepSettings& settings, float tolerance,
                            const Heightfield& terrain) {
@@ -330,10 +332,7 @@ inline bool leaves_terrain(const gjk::ToiResult& r, const gjk::Triangle& tri, co
   // by more than the tolerance, or its deepest point under the plane, or the bottom of either
   // end, is under the surface.
   const glm::vec3 a = segment.a + r.t * motion, b = segment.b + r.t * motion, down(0.f, radius, 0.f);
-  const glm::vec3 along = b - a;
-  const float span = glm::dot(along, along);
-  const float s = span > 0.f ? std::clamp(glm::dot(r.point - a, along) / span, 0.f, 1.f) : 0.f;
-  if (glm::length(r.point - (a + s * along)) < radius - 2.f * tolerance) return true;
+  if (gjk::closest_points({a, b}, {r.point, r.point}).distance < radius - 2.f * tolerance) return true;
   const auto under = [&](const glm::vec3& p) { return terrain.height_at(p.x, p.z) - p.y > tolerance; };
   return under((above_a <= above_b ? a : b) - radius * n) || under(a - down) || under(b - down);
 }
