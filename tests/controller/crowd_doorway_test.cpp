@@ -19,11 +19,12 @@ constexpr float k_wall_front = 0.f, k_wall_back = 0.3f;
 constexpr float k_dt = 1.f / 60.f;
 
 struct Doorway {
-  int through = 0;         ///< characters past the wall at the end (count)
-  int waiting = 0;         ///< characters in front of the wall at the end (count)
-  float worst_gap = 1e9f;  ///< closest two characters came (m; negative: overlap)
-  float worst_wall = 1e9f; ///< deepest any character went into geometry (m)
-  std::uint64_t hash = 0;  ///< of every position of every frame
+  int through = 0;                 ///< characters past the wall at the end (count)
+  int waiting = 0;                 ///< characters in front of the wall at the end (count)
+  float worst_gap = 1e9f;          ///< closest two characters came (m; negative: overlap)
+  float worst_wall = 1e9f;         ///< deepest any character went into geometry (m)
+  std::uint64_t hash = 0;          ///< of every position of every frame
+  std::size_t most_push_moves = 0; ///< the most moves the pushes made in one update (count)
 };
 
 // The closest two characters are (m; negative when overlapping): sorted along x, each against
@@ -79,6 +80,7 @@ Doorway doorway_run(int count, float seconds, bool push, std::uint32_t seed, flo
       velocities[i] = (stops ? 0.f : speed) * glm::normalize(to) + glm::vec3(0, -2, 0);
     }
     set.update(velocities, k_dt, hook);
+    d.most_push_moves = std::max(d.most_push_moves, set.last_push_moves());
     bool all_through = true, doorway_clear = true;
     for (std::uint32_t i = 0; i < set.size(); ++i) {
       const glm::vec3 p = set.controller(CharacterId{i}).position();
@@ -113,6 +115,10 @@ TEST_CASE("fifty characters pushing for one doorway get through; without pushing
     CHECK(pushing.through + pushing.waiting == 50); // nobody stuck in the doorway
     CHECK(pushing.worst_gap >= -k_penetration_tolerance);
     CHECK(pushing.worst_wall >= -k_penetration_tolerance);
+    // Packed in front of the doorway, the pushes would make up to 9.5 moves a character in one
+    // update; they stop at 4, and the crowd flows as well.
+    CHECK(pushing.most_push_moves > 100);
+    CHECK(pushing.most_push_moves <= 4 * 50);
     const Doorway polite = doorway_run(50, 10.f, false, seed, 2.f, 8.f, 8.f);
     CHECK(polite.through < 15); // walking into each other without pushing, they wedge in the doorway
     CHECK(polite.worst_gap >= -k_penetration_tolerance);
@@ -149,6 +155,7 @@ TEST_CASE("two hundred characters at one doorway: none overlaps, none in the wal
   const Doorway d = doorway_run(200, 20.f, true, 11, 2.f, 10.f, 16.f);
   CHECK(d.through + d.waiting == 200);
   CHECK(d.through >= 50); // the ones behind step back for those ahead, so the pack keeps moving
+  CHECK(d.most_push_moves <= 4 * 200);
   CHECK(d.worst_gap >= -k_penetration_tolerance);
   CHECK(d.worst_wall >= -k_penetration_tolerance);
 }

@@ -83,6 +83,9 @@ public:
 
   /// How many characters took their move back and moved again in the last update (count).
   std::size_t last_conflicts() const { return last_conflicts_; }
+  /// How many moves the pushes made in the last update (count): at most 4 per character of the
+  /// set, however packed the crowd, so an update's cost stays bounded.
+  std::size_t last_push_moves() const { return last_push_moves_; }
 
 private:
   // How long a wedged pusher steps back for one ahead of it that it is wedged against, walking
@@ -214,7 +217,10 @@ private:
   std::vector<InCell> in_cells_;          ///< padded reaches by cell, in id order within one
   std::vector<std::uint32_t> oversized_;  ///< padded reaches wider than a grid cell
   std::size_t last_conflicts_ = 0;
-  float push_reach_ = 0.f; ///< farthest a pusher moves another, or itself again, in this update (m)
+  float push_reach_ = 0.f;          ///< farthest a pusher moves another, or itself again, in this update (m)
+  std::size_t push_budget_ = 0;     ///< moves the pushes of this update may still make (count)
+  std::size_t moves_again_ = 0;     ///< move_again calls ever made (count)
+  std::size_t last_push_moves_ = 0; ///< of those, the last update's pushes' (count)
 };
 
 } // namespace glide
