@@ -200,7 +200,8 @@ void crowd_pass_through_args(benchmark::internal::Benchmark* b) {
 }
 
 // Args: characters, 0 save / 1 restore. A whole set's snapshot after 30 walked frames: what a
-// rollback costs (save every frame, restore on a misprediction).
+// rollback costs (save every frame into a buffer reused from the last save, restore on a
+// misprediction).
 void crowd_snapshot(benchmark::State& state) {
   const auto count = static_cast<std::size_t>(state.range(0));
   const bool restore = state.range(1) != 0;
@@ -217,11 +218,12 @@ void crowd_snapshot(benchmark::State& state) {
     set.update(steering.velocity, k_dt);
   }
   const std::vector<std::byte> saved = set.save_state();
+  std::vector<std::byte> bytes; // reused, as a game saving every frame would
   for (auto _ : state) {
     if (restore) {
       set.restore_state(saved);
     } else {
-      std::vector<std::byte> bytes = set.save_state();
+      set.save_state(bytes);
       benchmark::DoNotOptimize(bytes.data());
     }
   }

@@ -23,12 +23,18 @@ constexpr std::uint16_t k_player_state_version = 1;
 } // namespace
 
 std::vector<std::byte> Controller::save_state() {
+  std::vector<std::byte> bytes(k_state_bytes);
+  write_state(bytes);
+  return bytes;
+}
+
+void Controller::write_state(std::span<std::byte> to) {
   follow_origin();
   // Whether the ground piece's motion so far has been ridden: a serial means nothing in a world
   // rolled back, whose serials differ from the saved timeline's.
   const bool ridden = ground_.target == HitTarget::piece && world_->contains(ground_.piece) &&
                       ridden_.piece == ground_.piece && ridden_.serial == world_->motion(ground_.piece).serial;
-  detail::StateWriter out(k_controller_magic, k_state_version, k_state_bytes);
+  detail::StateWriter out(to, k_controller_magic, k_state_version);
   out.dvec3(origin_);
   out.vec3(position_);
   out.f32(settings_.height);
@@ -46,7 +52,6 @@ std::vector<std::byte> Controller::save_state() {
   nearby_.clear();
   probe_cache_ = {};
   failed_step_ = {};
-  return out.take();
 }
 
 Controller::SavedState Controller::read_state(std::span<const std::byte> bytes, const char* what) const {
@@ -114,12 +119,13 @@ void Controller::apply_state(const SavedState& state) {
 }
 
 std::vector<std::byte> PlayerStep::save_state() const {
-  detail::StateWriter out(k_player_magic, k_player_state_version, k_state_bytes);
+  std::vector<std::byte> bytes(k_state_bytes);
+  detail::StateWriter out(bytes, k_player_magic, k_player_state_version);
   out.f32(vertical_);
   out.vec3(inherited_);
   out.u8(launched_ ? 1 : 0);
   out.u8(jumped_ ? 1 : 0);
-  return out.take();
+  return bytes;
 }
 
 void PlayerStep::restore_state(std::span<const std::byte> bytes) {
@@ -144,15 +150,21 @@ constexpr std::uint16_t k_set_version = 4;
 } // namespace
 
 std::vector<std::byte> CharacterSet::save_state() {
-  detail::StateWriter out(k_set_magic, k_set_version, state_bytes(size()));
+  std::vector<std::byte> bytes;
+  save_state(bytes);
+  return bytes;
+}
+
+void CharacterSet::save_state(std::vector<std::byte>& into) {
+  into.resize(state_bytes(size()));
+  detail::StateWriter out(into, k_set_magic, k_set_version);
   out.u32(static_cast<std::uint32_t>(size()));
   for (Character& c : characters_) {
     out.vec3(c.velocity);
     out.f32(c.pressure);
     out.f32(c.stepping_back);
-    out.bytes(c.controller->save_state());
+    c.controller->write_state(out.region(Controller::k_state_bytes)); // in place, no vector of its own
   }
-  return out.take();
 }
 
 void CharacterSet::restore_state(std::span<const std::byte> bytes) {

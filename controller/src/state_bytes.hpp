@@ -21,15 +21,16 @@ namespace glide::detail {
 /// Bytes of a state's header: magic (4), version (u16), total byte count (u32).
 inline constexpr std::size_t k_state_header_bytes = 10;
 
+/// Writes a state over a byte region of its exact size, header first: straight into the
+/// caller's storage (a set's snapshot, a buffer reused every frame), one byte at a time.
 class StateWriter {
 public:
-  StateWriter(const std::array<char, 4>& magic, std::uint16_t version, std::size_t size) {
-    bytes_.reserve(size);
-    for (const char c : magic) bytes_.push_back(static_cast<std::byte>(c));
+  StateWriter(std::span<std::byte> to, const std::array<char, 4>& magic, std::uint16_t version) : to_(to) {
+    for (const char c : magic) u8(static_cast<std::uint8_t>(c));
     u16(version);
-    u32(static_cast<std::uint32_t>(size));
+    u32(static_cast<std::uint32_t>(to.size()));
   }
-  void u8(std::uint8_t v) { bytes_.push_back(static_cast<std::byte>(v)); }
+  void u8(std::uint8_t v) { to_[at_++] = static_cast<std::byte>(v); }
   void u16(std::uint16_t v) {
     for (int i = 0; i < 2; ++i) u8(static_cast<std::uint8_t>(v >> (8 * i)));
   }
@@ -52,11 +53,16 @@ public:
     f64(v.y);
     f64(v.z);
   }
-  void bytes(std::span<const std::byte> b) { bytes_.insert(bytes_.end(), b.begin(), b.end()); }
-  std::vector<std::byte> take() { return std::move(bytes_); }
+  /// The next n bytes, for a state of their own written over them.
+  std::span<std::byte> region(std::size_t n) {
+    const std::span<std::byte> r = to_.subspan(at_, n);
+    at_ += n;
+    return r;
+  }
 
 private:
-  std::vector<std::byte> bytes_;
+  std::span<std::byte> to_;
+  std::size_t at_ = 0;
 };
 
 /// Reads a state after checking its header; every read names the field in its error.

@@ -352,6 +352,12 @@ TEST_CASE("a crowd rolled back to a saved frame replays bit-identically, and oth
   game.run(0, 300);
   const std::vector<std::byte> saved = game.set.save_state();
   CHECK(saved.size() == CharacterSet::state_bytes(40));
+  // Saved again into a buffer that held a state: the same bytes, in the same storage.
+  std::vector<std::byte> reused(saved.size() + 7, std::byte{0xee});
+  const std::byte* storage = reused.data();
+  game.set.save_state(reused);
+  CHECK(reused == saved);
+  CHECK(reused.data() == storage);
   const std::uint64_t original = game.run(300, 600);
 
   game.set.restore_state(saved);

@@ -74,6 +74,9 @@ public:
   /// and its Controller::save_state. As there, a snapshot drops
   /// the query caches, so the updates after a save and after restoring it are bit-identical.
   std::vector<std::byte> save_state();
+  /// The same bytes into `into`, replacing what it held and reusing its capacity: a game that
+  /// saves every frame into a ring of buffers allocates nothing once each has held a state.
+  void save_state(std::vector<std::byte>& into);
   /// Puts back a state save_state gave for a set of the same characters (same count; settings
   /// and layers are configuration, not saved). Throws glide::Error naming the character and
   /// field for bytes that are not such a state; then nothing changes.

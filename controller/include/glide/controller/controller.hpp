@@ -322,6 +322,8 @@ private:
   /// Throws glide::Error, starting with `what`, naming the field of bytes that are not a state.
   SavedState read_state(std::span<const std::byte> bytes, const char* what) const;
   void apply_state(const SavedState& state);
+  /// save_state's bytes over `to`, k_state_bytes long.
+  void write_state(std::span<std::byte> to);
   std::vector<PieceId> pushers_; // scratch of be_pushed
   ContactListener* listener_ = nullptr;
   MoveTrace trace_;
