@@ -8,7 +8,8 @@
 // time), steering and gravity are outside. Counters: us per frame, us per character-update.
 // `crowd` runs the frames back to back; `crowd_paced` starts one every 1/60 s, as a game does,
 // so the threads sleep between them; `crowd_paced_spinning` keeps the 2 threads' worker
-// spinning from one frame to the next.
+// spinning from one frame to the next; `crowd_saving` saves the set before every update, as a
+// rollback game does (the snapshot drops the query caches).
 #include <glide/controller/character_set.hpp>
 #include <glide/controller/controller.hpp>
 #include <glide/controller/job_threads.hpp>
@@ -123,7 +124,8 @@ std::vector<glm::vec3> room_for(benchmark::State& state, const glide::World& wor
 // no layer, so they pass through each other: the set's own passes without the capsules met).
 // `paced`: each frame starts 1/60 s after the last one began, as in a game, so the threads
 // sleep between frames unless they spin for `spin_microseconds`; else back to back.
-void crowd_frames(benchmark::State& state, bool paced, int spin_microseconds) {
+// `saving`: a snapshot of the set (untimed) before every update, as a rollback game takes.
+void crowd_frames(benchmark::State& state, bool paced, int spin_microseconds, bool saving = false) {
   const auto count = static_cast<std::size_t>(state.range(0));
   const auto threads = static_cast<unsigned>(state.range(1));
   const bool collide = state.range(2) != 0;
@@ -146,12 +148,14 @@ void crowd_frames(benchmark::State& state, bool paced, int spin_microseconds) {
     return collide ? set.controller(glide::CharacterId{static_cast<std::uint32_t>(i)}) : *alone[i];
   };
   auto next_frame = std::chrono::steady_clock::now();
+  std::vector<std::byte> snapshot;
   const auto frame = [&] {
     if (paced) {
       std::this_thread::sleep_until(next_frame);
       next_frame = std::chrono::steady_clock::now() + std::chrono::microseconds(16667);
     }
     for (std::size_t i = 0; i < count; ++i) steering.steer(i, controller(i));
+    if (saving) set.save_state(snapshot);
     const auto start = std::chrono::steady_clock::now();
     if (collide) {
       set.update(steering.velocity, k_dt, hook);
@@ -182,6 +186,10 @@ void crowd(benchmark::State& state) { crowd_frames(state, false, glide::JobThrea
 void crowd_paced(benchmark::State& state) { crowd_frames(state, true, glide::JobThreads::k_default_spin_microseconds); }
 // Paced, with the workers spinning through the frame (20 ms).
 void crowd_paced_spinning(benchmark::State& state) { crowd_frames(state, true, 20000); }
+// Back to back, the set saved before every update: what the caches a snapshot drops cost.
+void crowd_saving(benchmark::State& state) {
+  crowd_frames(state, false, glide::JobThreads::k_default_spin_microseconds, true);
+}
 
 // What every crowd row shares: its arguments' names, 120 timed frames, manual time.
 void crowd_rows(benchmark::internal::Benchmark* b) {
@@ -279,4 +287,5 @@ BENCHMARK(crowd_snapshot)
 BENCHMARK(crowd)->Apply(crowd_rows)->Apply(crowd_args)->Apply(crowd_pass_through_args);
 BENCHMARK(crowd_paced)->Apply(crowd_rows)->Apply(crowd_args);
 BENCHMARK(crowd_paced_spinning)->Apply(crowd_rows)->ArgsProduct({{1000, 10000}, {2}, {1, 0}});
+BENCHMARK(crowd_saving)->Apply(crowd_rows)->ArgsProduct({{1000, 10000}, {1}, {1}});
 BENCHMARK_MAIN();
