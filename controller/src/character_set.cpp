@@ -511,8 +511,8 @@ bool CharacterSet::goes_first(std::size_t i, std::uint32_t j, const glm::vec3& a
 // `depth` characters deep; then i moves on by `left`. A pusher does not push a pusher that goes
 // first (goes_first): it slides along it, and when both are wedged it steps back from it, by its
 // walk, pushing on what stops it, and keeps walking backward for k_step_back_time. Every move is
-// a sweep against the world and the others where they now stand, so nothing ends inside anything,
-// and comes out of the update's budget (push_budget_): once that is spent, nothing more moves.
+// a sweep against the world and the others where they now stand, so nothing ends inside anything;
+// a pusher's come out of the update's budget (spend_push_move).
 void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth,
                               Shove shove, int& moves) {
   Character& c = characters_[i];
@@ -534,8 +534,7 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     if (c.pressure >= 1.f && characters_[hit.character.value].pressure > 0.f) step_back = true;
   }
   if (step_back) {
-    if (push_budget_ == 0) return;
-    --push_budget_;
+    if (!spend_push_move()) return;
     glm::vec3 back = -detail::horizontal(walk_[i], up) * dt;
     if (const float length = glm::length(back); length > push_reach_) back *= push_reach_ / length;
     const MoveResult moved = move_again(i, back / dt, dt);
@@ -567,9 +566,8 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     // else the pushes of the ones it makes room for would use up what it may move them.
     const float room = shove == Shove::line_stepping_back ? push_reach_ : push_reach_ - other.shoved;
     const float share = std::min(glm::dot(left, along) * ratio, room);
-    if (share <= 1e-5f || moves <= 0 || push_budget_ == 0) continue;
+    if (share <= 1e-5f || moves <= 0 || !spend_push_move()) continue;
     --moves;
-    --push_budget_;
     other.shoved += share;
     other.shoved_by = static_cast<std::uint32_t>(i);
     pushed = true;
@@ -580,10 +578,18 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
       push_aside(hit.character.value, along * share - moved.displacement, moved, dt, depth - 1,
                  shove == Shove::pusher ? Shove::line : shove, moves);
   }
-  if (!pushed || push_budget_ == 0) return;
-  --push_budget_;
+  if (!pushed || !spend_push_move()) return;
   append(results_[i], move_again(i, left / dt, dt));
   c.velocity = results_[i].displacement / dt;
+}
+
+// Takes one move from the update's budget when the moves being made count against it (a
+// pusher's); false when it is spent.
+bool CharacterSet::spend_push_move() {
+  if (!budgeted_) return true;
+  if (push_budget_ == 0) return false;
+  --push_budget_;
+  return true;
 }
 
 // Pushers in id order, each where everyone now stands, move the characters that stopped them
@@ -600,6 +606,7 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
   }
   if (push_reach_ <= 0.f) return;
   push_budget_ = k_push_budget * characters_.size();
+  budgeted_ = true;
   for (Character& c : characters_) {
     c.shoved = 0.f;
     c.shoved_by = k_nobody;
@@ -614,7 +621,9 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
       stopped.hits[0] = results_[i].push_stopper;
       stopped.hit_count = 1;
       int moves = k_push_moves;
+      budgeted_ = false; // what a piece presses must give way, or stay inside the piece
       push_aside(i, results_[i].push_stopped, stopped, dt, k_push_depth, Shove::line, moves);
+      budgeted_ = true;
     }
     if (!c.info.push || results_[i].hit_count == 0) continue;
     glm::vec3 left = velocities[i] * dt - results_[i].displacement;

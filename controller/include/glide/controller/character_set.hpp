@@ -86,8 +86,9 @@ public:
 
   /// How many characters took their move back and moved again in the last update (count).
   std::size_t last_conflicts() const { return last_conflicts_; }
-  /// How many moves the pushes made in the last update (count): at most 4 per character of the
-  /// set, however packed the crowd, so an update's cost stays bounded.
+  /// How many moves the pushes made in the last update (count). A pusher's are at most 4 per
+  /// character of the set in all, however packed the crowd, so an update's cost stays bounded;
+  /// a piece pressing a character against others moves them aside whatever that count.
   std::size_t last_push_moves() const { return last_push_moves_; }
 
 private:
@@ -155,6 +156,7 @@ private:
   glm::vec3 slid_walk(std::size_t k) const;
   bool goes_first(std::size_t i, std::uint32_t j, const glm::vec3& along) const;
   void push_through(std::span<const glm::vec3> velocities, float dt);
+  bool spend_push_move();
   void push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth, Shove shove,
                   int& moves);
 
@@ -221,7 +223,8 @@ private:
   std::vector<std::uint32_t> oversized_;  ///< padded reaches wider than a grid cell
   std::size_t last_conflicts_ = 0;
   float push_reach_ = 0.f;          ///< farthest a pusher moves another, or itself again, in this update (m)
-  std::size_t push_budget_ = 0;     ///< moves the pushes of this update may still make (count)
+  std::size_t push_budget_ = 0;     ///< moves the pushers may still make in this update (count)
+  bool budgeted_ = true;            ///< the moves being made come out of push_budget_
   std::size_t moves_again_ = 0;     ///< move_again calls ever made (count)
   std::size_t last_push_moves_ = 0; ///< of those, the last update's pushes' (count)
 };
