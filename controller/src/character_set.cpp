@@ -583,10 +583,8 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
   c.velocity = results_[i].displacement / dt;
 }
 
-// Takes one move from the update's budget when the moves being made count against it (a
-// pusher's); false when it is spent.
+// Takes one move from the update's budget; false when it is spent.
 bool CharacterSet::spend_push_move() {
-  if (!budgeted_) return true;
   if (push_budget_ == 0) return false;
   --push_budget_;
   return true;
@@ -606,7 +604,6 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
   }
   if (push_reach_ <= 0.f) return;
   push_budget_ = k_push_budget * characters_.size();
-  budgeted_ = true;
   for (Character& c : characters_) {
     c.shoved = 0.f;
     c.shoved_by = k_nobody;
@@ -621,9 +618,10 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
       stopped.hits[0] = results_[i].push_stopper;
       stopped.hit_count = 1;
       int moves = k_push_moves;
-      budgeted_ = false; // what a piece presses must give way, or stay inside the piece
+      // Outside the pushers' budget: what a piece presses must give way, or stay inside the piece.
+      const std::size_t pushers_left = std::exchange(push_budget_, std::numeric_limits<std::size_t>::max());
       push_aside(i, results_[i].push_stopped, stopped, dt, k_push_depth, Shove::line, moves);
-      budgeted_ = true;
+      push_budget_ = pushers_left;
     }
     if (!c.info.push || results_[i].hit_count == 0) continue;
     glm::vec3 left = velocities[i] * dt - results_[i].displacement;

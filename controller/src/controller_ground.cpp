@@ -126,10 +126,12 @@ float Controller::recover(float dt, MoveResult& result) {
     // one that another spike stops: the terrain's own way out is up, with the pieces' push or
     // without it (walls round it too close to clear).
     bool rose = false;
-    const bool near_terrain = std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
-      return c.target == HitTarget::terrain && c.distance < recovery_gap();
-    });
-    if (near_terrain && (rising || leads_into_any(push))) {
+    // Whether a terrain contact is closer than `gap` (m).
+    const auto terrain_within = [&](float gap) {
+      return std::any_of(contacts.begin(), contacts.end(),
+                         [&](const Contact& c) { return c.target == HitTarget::terrain && c.distance < gap; });
+    };
+    if (terrain_within(recovery_gap()) && (rising || leads_into_any(push))) {
       const glm::vec3 out_of_pieces = push_from([](const Contact& c) { return c.target == HitTarget::piece; }, {});
       if (const auto up = rise_out_of_terrain(contacts, out_of_pieces, skin, recovery_gap(), budget - moved)) {
         push = *up;
@@ -211,10 +213,7 @@ float Controller::recover(float dt, MoveResult& result) {
         result.push_stopped += motion * (1.f - fraction);
         result.push_stopper = hit_of(hit, fraction);
       }
-      const bool in_terrain = std::any_of(contacts.begin(), contacts.end(), [](const Contact& c) {
-        return c.target == HitTarget::terrain && c.distance < 0.f;
-      });
-      if (!rising && hit.target != HitTarget::character && in_terrain) {
+      if (!rising && hit.target != HitTarget::character && terrain_within(0.f)) {
         rising = true;
       } else if (leads_out_of(HitTarget::character) && hit.target != HitTarget::character &&
                  stop_count < stops.size()) {

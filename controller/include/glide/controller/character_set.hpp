@@ -224,7 +224,6 @@ private:
   std::size_t last_conflicts_ = 0;
   float push_reach_ = 0.f;          ///< farthest a pusher moves another, or itself again, in this update (m)
   std::size_t push_budget_ = 0;     ///< moves the pushers may still make in this update (count)
-  bool budgeted_ = true;            ///< the moves being made come out of push_budget_
   std::size_t moves_again_ = 0;     ///< move_again calls ever made (count)
   std::size_t last_push_moves_ = 0; ///< of those, the last update's pushes' (count)
 };
