@@ -2,6 +2,8 @@
 // would, and checks what a case author sees: readable mismatches, errors that name the file,
 // the case and the JSON path, and --update rewriting only what failed.
 
+#include "work_files.hpp"
+
 #include <doctest/doctest.h>
 
 #include <glide/cases/cases.hpp>
@@ -20,17 +22,10 @@
 #include <vector>
 
 namespace {
-const std::filesystem::path k_tests_dir = GLIDE_TESTS_DIR;
-const std::filesystem::path k_work_dir = GLIDE_TEST_WORK_DIR;
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::filesystem::path write_file(const std::string& name, const std::string& text) {
-  std::filesystem::create_directories(k_work_dir);
-  const auto path = k_work_dir / name;
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-  return path;
-}
+using glide::test::contains;
+using glide::test::k_tests_dir;
+using glide::test::k_work_dir;
+using glide::test::write_file;
 
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -66,7 +61,7 @@ TEST_CASE("every shipped case passes") {
 }
 
 TEST_CASE("a wrong expectation fails with field, expected, actual and tolerance") {
-  const auto file = write_file("wrong.json", sphere_pair_file(R"({"distance": 2.5, "normal": [1, 0, 0]})"));
+  const auto file = write_file(k_work_dir, "wrong.json", sphere_pair_file(R"({"distance": 2.5, "normal": [1, 0, 0]})"));
   const auto results = glide::run_case_file(file);
   REQUIRE(results.size() == 1);
   CHECK_FALSE(results[0].passed());
@@ -75,22 +70,25 @@ TEST_CASE("a wrong expectation fails with field, expected, actual and tolerance"
 
 TEST_CASE("tolerances, vectors and bounds") {
   SUBCASE("a value inside its own tolerance passes") {
-    const auto file = write_file("tol.json", sphere_pair_file(R"({"distance": {"value": 3.05, "tol": 0.1}})"));
+    const auto file =
+        write_file(k_work_dir, "tol.json", sphere_pair_file(R"({"distance": {"value": 3.05, "tol": 0.1}})"));
     CHECK(glide::run_case_file(file).at(0).passed());
   }
   SUBCASE("a vector off by more than its tolerance fails and prints both vectors") {
-    const auto file = write_file("vec.json", sphere_pair_file(R"({"point_a": {"value": [4, 0.5, 0], "tol": 0.01}})"));
+    const auto file =
+        write_file(k_work_dir, "vec.json", sphere_pair_file(R"({"point_a": {"value": [4, 0.5, 0], "tol": 0.01}})"));
     const auto r = glide::run_case_file(file).at(0);
     CHECK(r.line() == "FAIL spheres: point_a expected [4, 0.5, 0] got [4, 0, 0] (tol 0.01)");
   }
   SUBCASE("bounds") {
-    const auto pass = write_file("bounds.json", sphere_pair_file(R"({"distance_at_least": 2, "distance_at_most": 3})"));
+    const auto pass =
+        write_file(k_work_dir, "bounds.json", sphere_pair_file(R"({"distance_at_least": 2, "distance_at_most": 3})"));
     CHECK(glide::run_case_file(pass).at(0).passed());
-    const auto fail = write_file("bounds_fail.json", sphere_pair_file(R"({"distance_at_most": 2.5})"));
+    const auto fail = write_file(k_work_dir, "bounds_fail.json", sphere_pair_file(R"({"distance_at_most": 2.5})"));
     CHECK(glide::run_case_file(fail).at(0).line() == "FAIL spheres: distance_at_most expected <= 2.5 got 3 (tol 0)");
   }
   SUBCASE("several mismatches are all listed") {
-    const auto file = write_file("two.json", sphere_pair_file(R"({"distance": 1, "normal": [0, 1, 0]})"));
+    const auto file = write_file(k_work_dir, "two.json", sphere_pair_file(R"({"distance": 1, "normal": [0, 1, 0]})"));
     const auto r = glide::run_case_file(file).at(0);
     REQUIRE(r.mismatches.size() == 2);
     CHECK(contains(r.line(), "distance expected 1 got 3 (tol 0.0001); normal expected [0, 1, 0] got [1, 0, 0]"));
@@ -161,15 +159,16 @@ const std::string k_lift_motion = R"(, "motion": {"keys": [{"t": 0}, {"t": 1, "o
 TEST_CASE("a move case plays a piece's motion before each step and reports the ride") {
   // The rider ends 1 m up with the lift, at the skin above it, moving at the lift's 1 m/s;
   // vector components and their bounds read as numbers.
-  const auto file = write_file(
-      "lift.json", lift_file(k_lift_motion, R"(, "relative_to": "lift")",
-                             R"({"position": [0, 1.26, 0], "position_y_at_least": 1.2599, "ground_velocity_y": 1,
+  const auto file =
+      write_file(k_work_dir, "lift.json",
+                 lift_file(k_lift_motion, R"(, "relative_to": "lift")",
+                           R"({"position": [0, 1.26, 0], "position_y_at_least": 1.2599, "ground_velocity_y": 1,
                                  "relative_drift_at_most": 0.0001, "frames_off_ground": 0, "ground_piece": "lift"})"));
   const auto r = glide::run_case_file(file).at(0);
   CHECK_MESSAGE(r.passed(), r.line());
   // Without the motion the lift stays put and the same expectations fail.
   const auto still =
-      write_file("still.json", lift_file("", "", R"({"position": [0, 1.26, 0], "ground_velocity_y": 1})"));
+      write_file(k_work_dir, "still.json", lift_file("", "", R"({"position": [0, 1.26, 0], "ground_velocity_y": 1})"));
   CHECK(glide::run_case_file(still).at(0).line() ==
         "FAIL lift: position expected [0, 1.26, 0] got [0, 0.26, 0] (tol 0.0001); ground_velocity_y expected 1 got 0 "
         "(tol 0.0001)");
@@ -201,19 +200,19 @@ TEST_CASE("motion errors name the case and the JSON path") {
   };
   for (const auto& b : bad) {
     CAPTURE(b.text);
-    const auto r = glide::run_case_file(write_file("bad_motion.json", b.text)).at(0);
+    const auto r = glide::run_case_file(write_file(k_work_dir, "bad_motion.json", b.text)).at(0);
     for (const auto& part : b.parts) CHECK_MESSAGE(contains(r.error, part), r.error);
   }
   // A heightfield is the terrain, not a piece: it cannot move.
   const std::string terrain = R"({"cases": [{"name": "t", "world": [{"name": "ground", "shape": {"type": "heightfield",
       "rows": 2, "columns": 2, "heights": [0, 0, 0, 0]}, "motion": {"keys": [{"t": 0}]}}], "query": {"type": "move",
       "start": {"position": [0, 1, 0]}, "frames": [{"velocity": [0, 0, 0]}]}, "expect": {"ground": "in_air"}}]})";
-  const auto r = glide::run_case_file(write_file("bad_terrain.json", terrain)).at(0);
+  const auto r = glide::run_case_file(write_file(k_work_dir, "bad_terrain.json", terrain)).at(0);
   CHECK_MESSAGE(contains(r.error, "/cases/0/world/0/motion: only a convex piece can move"), r.error);
 }
 
 TEST_CASE("update rewrites failing expectations to the actual values and keeps the rest") {
-  const auto file = write_file("update.json", R"({
+  const auto file = write_file(k_work_dir, "update.json", R"({
   "cases": [
     {
       "name": "wrong",
@@ -257,8 +256,9 @@ TEST_CASE("update rewrites failing expectations to the actual values and keeps t
 
 TEST_CASE("JSON nested deeper than the limit is refused while parsing, naming the path") {
   // 100,000 levels overflowed the stack of the recursive copy that followed the parse.
-  const auto file = write_file("deep.json", R"({"cases": [{"name": "deep", "world": )" + std::string(100000, '[') +
-                                                std::string(100000, ']') + "}]}");
+  const auto file = write_file(k_work_dir, "deep.json",
+                               R"({"cases": [{"name": "deep", "world": )" + std::string(100000, '[') +
+                                   std::string(100000, ']') + "}]}");
   const auto results = glide::run_case_file(file);
   REQUIRE(results.size() == 1);
   // The path names the value that would open the 65th level.
@@ -285,7 +285,7 @@ TEST_CASE("heightfields: raw files with their rows and columns, inline grids up 
       R"("query": {"type": "raycast", "origin": [2, 50, 1], "direction": [0, -1, 0], "max_distance": 100},)";
   const auto raw_case = [&](const std::string& fields) {
     return glide::run_case_file(write_file(
-        "raw.json",
+        k_work_dir, "raw.json",
         R"({"cases": [{"name": "raw", "world": [{"name": "ground", "shape": {"type": "heightfield", "path": "ground.f32")" +
             fields + "}}], " + ray + R"( "expect": {"point": [2, 21, 1]}}]})"));
   };
@@ -300,7 +300,7 @@ TEST_CASE("heightfields: raw files with their rows and columns, inline grids up 
   std::string heights;
   for (int i = 0; i < 2 * columns; ++i) heights += i == 0 ? "1" : ", 1";
   const auto wide = glide::run_case_file(write_file(
-      "wide.json",
+      k_work_dir, "wide.json",
       R"({"cases": [{"name": "wide", "world": [{"name": "ground", "shape": {"type": "heightfield", "rows": 2, "columns": )" +
           std::to_string(columns) + R"(, "heights": [)" + heights + "]}}], " + ray +
           R"( "expect": {"point": [2, 1, 1]}}]})"));
@@ -407,7 +407,7 @@ TEST_CASE("record_case writes the mesh triangles near the query, which replay to
 }
 
 TEST_CASE("record_case refuses to overwrite a file that is not a case file") {
-  const auto file = write_file("not_cases.json", R"({"something": "else"})");
+  const auto file = write_file(k_work_dir, "not_cases.json", R"({"something": "else"})");
   glide::World world;
   const glide::gjk::Capsule capsule{{{0.f, 1.f, 0.f}, {0.f, 2.f, 0.f}}, 0.4f};
   CHECK_THROWS_AS(glide::record_case(file, "x", world, capsule, {1.f, 0.f, 0.f}), glide::Error);

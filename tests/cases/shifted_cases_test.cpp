@@ -3,6 +3,8 @@
 // to an origin near its scene, so every answer must be the unshifted one (positions less the
 // shift) within 1e-4 m, where float coordinates at 1e5 m would be 7.8 mm apart.
 
+#include "work_files.hpp"
+
 #include <doctest/doctest.h>
 
 #include <glide/cases/cases.hpp>
@@ -20,9 +22,9 @@
 #include <vector>
 
 namespace {
+using glide::test::k_tests_dir;
+using glide::test::k_work_dir;
 
-const std::filesystem::path k_tests_dir = GLIDE_TESTS_DIR;
-const std::filesystem::path k_work_dir = GLIDE_TEST_WORK_DIR;
 using glide::cases::Json;
 
 bool is_position(const std::string& field) {

@@ -1,6 +1,8 @@
 // `glide cases` driven in-process: the lines a person or a CI log sees, the summary line,
 // exit codes and the options.
 
+#include "work_files.hpp"
+
 #include <doctest/doctest.h>
 
 #include "run_glide.hpp"
@@ -13,8 +15,10 @@
 #include <vector>
 
 namespace {
-const std::filesystem::path k_tests_dir = GLIDE_TESTS_DIR;
-const std::filesystem::path k_work_dir = GLIDE_TEST_WORK_DIR;
+using glide::test::contains;
+using glide::test::k_tests_dir;
+using glide::test::k_work_dir;
+using glide::test::write_file;
 
 using Run = glide::test::CliRun;
 
@@ -26,15 +30,6 @@ Run glide_cases(std::initializer_list<std::string> args) {
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-std::filesystem::path write_file(const std::string& name, const std::string& text) {
-  std::filesystem::create_directories(k_work_dir);
-  const auto path = k_work_dir / name;
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-  return path;
-}
-
 // Two cases: "apart" (distance 3, expected 2.5: fails) and "touching" (distance 0: passes).
 const char* k_two_cases = R"({
   "cases": [
@@ -85,7 +80,7 @@ TEST_CASE("--shift runs every case with its scene moved far from the origin") {
 }
 
 TEST_CASE("a failing case prints FAIL with the diff and exits 1") {
-  const auto file = write_file("two.json", k_two_cases);
+  const auto file = write_file(k_work_dir, "two.json", k_two_cases);
   const Run r = glide_cases({file.string()});
   CHECK(r.code == 1);
   REQUIRE(r.lines.size() == 3);
@@ -95,7 +90,7 @@ TEST_CASE("a failing case prints FAIL with the diff and exits 1") {
 }
 
 TEST_CASE("--filter runs only matching cases") {
-  const auto file = write_file("two.json", k_two_cases);
+  const auto file = write_file(k_work_dir, "two.json", k_two_cases);
   const Run r = glide_cases({file.string(), "--filter", "touch"});
   CHECK(r.code == 0);
   REQUIRE(r.lines.size() == 2);
@@ -104,7 +99,7 @@ TEST_CASE("--filter runs only matching cases") {
 }
 
 TEST_CASE("--verbose prints every actual value") {
-  const auto file = write_file("two.json", k_two_cases);
+  const auto file = write_file(k_work_dir, "two.json", k_two_cases);
   const Run r = glide_cases({file.string(), "--verbose", "--filter", "apart"});
   CHECK(contains(r.out, "  distance = 3\n"));
   CHECK(contains(r.out, "  point_a = [4, 0, 0]\n"));
@@ -113,7 +108,7 @@ TEST_CASE("--verbose prints every actual value") {
 }
 
 TEST_CASE("--update rewrites a failing case of a copy, which then passes") {
-  const auto file = write_file("update.json", k_two_cases);
+  const auto file = write_file(k_work_dir, "update.json", k_two_cases);
   const Run first = glide_cases({file.string(), "--update"});
   CHECK(first.code == 1); // this run still compared against the old expectations
   CHECK(contains(first.out, "updated: expectations rewritten in"));
@@ -136,8 +131,8 @@ TEST_CASE("malformed files and missing paths count as failed with their error") 
 
 TEST_CASE("a folder is searched recursively for *.json") {
   std::filesystem::create_directories(k_work_dir / "tree" / "deeper");
-  write_file("tree/deeper/one.json", k_two_cases);
-  write_file("tree/notes.txt", "not a case file");
+  write_file(k_work_dir, "tree/deeper/one.json", k_two_cases);
+  write_file(k_work_dir, "tree/notes.txt", "not a case file");
   const Run r = glide_cases({(k_work_dir / "tree").string(), "--filter", "touching"});
   CHECK(r.code == 0);
   CHECK(r.lines.back() == "1 passed, 0 failed");

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "demo_level.hpp"
+#include "work_files.hpp"
 
 #include <glide/error.hpp>
 
@@ -15,17 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path work_dir() {
-  const fs::path dir = fs::path(GLIDE_TEST_WORK_DIR) / "demo_level";
-  fs::create_directories(dir);
-  return dir;
-}
-
-fs::path write_file(const std::string& name, const std::string& text) {
-  const fs::path p = work_dir() / name;
-  std::ofstream(p) << text;
-  return p;
-}
+using glide::test::contains;
+using glide::test::write_file;
+fs::path level_dir() { return glide::test::work_dir("demo_level"); }
 
 std::string error_of(const fs::path& level, const fs::path& script = {}) {
   try {
@@ -35,8 +28,6 @@ std::string error_of(const fs::path& level, const fs::path& script = {}) {
   }
   return "no error";
 }
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 } // namespace
 
@@ -94,7 +85,7 @@ TEST_CASE("a malformed motion names the level file and the JSON path") {
                            "\", \"spawn\": [0, 0, 0], \"script\": \"" + (levels / "demo_tour.json").string() +
                            "\", \"moving_pieces\": [";
   const auto level_error = [&](const std::string& name, const std::string& pieces) {
-    return error_of(write_file(name, head + pieces + "]}"));
+    return error_of(write_file(level_dir(), name, head + pieces + "]}"));
   };
   CHECK(contains(level_error("m1.json", R"({"object": "lift", "motion": {"keys": [{"t": 1}, {"t": 0.5}]}})"),
                  "m1.json: /moving_pieces/0/motion/keys/1/t: expected a time >= the previous key's (1.000000 s), "
@@ -122,8 +113,8 @@ TEST_CASE("a malformed motion names the level file and the JSON path") {
   CHECK(contains(level_error("m11.json", R"({"object": "lift", "motion": [0, 1]})"),
                  "m11.json: /moving_pieces/0/motion: expected a motion object"));
   // A motion without pivot or repeat holds its keys: the lift, 1 m up at time 0.
-  const fs::path ok =
-      write_file("m_ok.json", head + R"({"object": "lift", "motion": {"keys": [{"t": 0, "offset": [0, 1, 0]}]}}]})");
+  const fs::path ok = write_file(level_dir(), "m_ok.json",
+                                 head + R"({"object": "lift", "motion": {"keys": [{"t": 0, "offset": [0, 1, 0]}]}}]})");
   const glide::demo::DemoLevel level = glide::demo::load_demo_level(ok);
   REQUIRE(level.moving.size() == 1);
   CHECK(level.moving[0].path.repeat == glide::PiecePath::Repeat::none);
@@ -131,61 +122,69 @@ TEST_CASE("a malformed motion names the level file and the JSON path") {
 }
 
 TEST_CASE("demo level errors name the file and the field") {
-  CHECK(contains(error_of(work_dir() / "missing.json"), "missing.json: cannot open level description"));
+  CHECK(contains(error_of(level_dir() / "missing.json"), "missing.json: cannot open level description"));
 
-  CHECK(contains(error_of(write_file("bad.json", "{ \"obj\": ")), "bad.json: malformed JSON"));
+  CHECK(contains(error_of(write_file(level_dir(), "bad.json", "{ \"obj\": ")), "bad.json: malformed JSON"));
 
   const fs::path levels = glide::demo::default_level_file().parent_path();
   const std::string obj = (levels / "demo.obj").string();
-  CHECK(contains(error_of(write_file("no_spawn.json", "{\"obj\": \"" + obj + "\", \"script\": \"x.json\"}")),
-                 "no_spawn.json: /: missing required field \"spawn\""));
-  CHECK(contains(error_of(write_file("typo.json", "{\"obj\": \"" + obj + "\", \"spawn\": [0, 0, 0], \"sript\": 1}")),
-                 "typo.json: /sript: unknown field \"sript\""));
-  CHECK(contains(error_of(write_file("bad_spawn.json", "{\"obj\": \"" + obj + "\", \"spawn\": [0, 0]}")),
-                 "bad_spawn.json: /spawn: expected [x, y, z]"));
+  CHECK(
+      contains(error_of(write_file(level_dir(), "no_spawn.json", "{\"obj\": \"" + obj + "\", \"script\": \"x.json\"}")),
+               "no_spawn.json: /: missing required field \"spawn\""));
   CHECK(contains(
-      error_of(write_file("no_obj.json", "{\"obj\": \"nowhere.obj\", \"spawn\": [0, 0, 0], \"script\": \"s.json\"}")),
-      "nowhere.obj"));
+      error_of(write_file(level_dir(), "typo.json", "{\"obj\": \"" + obj + "\", \"spawn\": [0, 0, 0], \"sript\": 1}")),
+      "typo.json: /sript: unknown field \"sript\""));
+  CHECK(contains(error_of(write_file(level_dir(), "bad_spawn.json", "{\"obj\": \"" + obj + "\", \"spawn\": [0, 0]}")),
+                 "bad_spawn.json: /spawn: expected [x, y, z]"));
+  CHECK(contains(error_of(write_file(level_dir(), "no_obj.json",
+                                     "{\"obj\": \"nowhere.obj\", \"spawn\": [0, 0, 0], \"script\": \"s.json\"}")),
+                 "nowhere.obj"));
 
   const fs::path level =
-      write_file("ok.json", "{\"obj\": \"" + obj + "\", \"spawn\": [0, 0, 0], \"script\": \"s.json\"}");
-  CHECK(contains(error_of(level, write_file("s1.json", "{\"waypoints\": []}")),
+      write_file(level_dir(), "ok.json", "{\"obj\": \"" + obj + "\", \"spawn\": [0, 0, 0], \"script\": \"s.json\"}");
+  CHECK(contains(error_of(level, write_file(level_dir(), "s1.json", "{\"waypoints\": []}")),
                  "s1.json: /waypoints: expected a non-empty array"));
-  CHECK(contains(error_of(level, write_file("s2.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"speed\": -1}]}")),
-                 "s2.json: /waypoints/0/speed: expected a number > 0, got -1"));
-  CHECK(
-      contains(error_of(level, write_file("s3.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"expect\": \"maybe\"}]}")),
-               "s3.json: /waypoints/0/expect: expected \"reach\", \"blocked\" or \"either\""));
-  CHECK(contains(error_of(level, write_file("s4.json", "{\"waypoints\": [{\"name\": \"a\"}]}")),
-                 "s4.json: /waypoints/0: missing required field \"to\""));
-  CHECK(contains(error_of(level, work_dir() / "absent_script.json"), "absent_script.json: cannot open tour script"));
-  CHECK(error_of(level, write_file("s5.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"jump\": true}]}")) == "no error");
-  CHECK(contains(error_of(level, write_file("s6.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"until\": -2}]}")),
-                 "s6.json: /waypoints/0/until: expected a number >= 0, got -2"));
-  // Tours that would never end, or walk beyond the valid range.
-  CHECK(contains(error_of(level, write_file("s7.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"wait\": 1e30}]}")),
-                 "s7.json: /waypoints/0/wait: expected a number in [0, 3600], got 1e+30"));
-  CHECK(contains(error_of(level, write_file("s8.json", "{\"waypoints\": [{\"to\": [1e29, 0, 1]}]}")),
-                 "s8.json: /waypoints/0/to: expected coordinates within +-1e+06 m, got [1e+29,0,1]"));
   CHECK(contains(
-      error_of(level, write_file("s9.json", "{\"defaults\": {\"speed\": 1e6}, \"waypoints\": [{\"to\": [1, 0, 1]}]}")),
-      "s9.json: /defaults/speed: expected a speed of at most 100 m/s, got 1000000.0"));
-  CHECK(contains(error_of(level, write_file("s10.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"until\": 4000}]}")),
-                 "s10.json: /waypoints/0/until: expected a number in [0, 3600], got 4000"));
+      error_of(level, write_file(level_dir(), "s2.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"speed\": -1}]}")),
+      "s2.json: /waypoints/0/speed: expected a number > 0, got -1"));
+  CHECK(contains(error_of(level, write_file(level_dir(), "s3.json",
+                                            "{\"waypoints\": [{\"to\": [1, 0, 1], \"expect\": \"maybe\"}]}")),
+                 "s3.json: /waypoints/0/expect: expected \"reach\", \"blocked\" or \"either\""));
+  CHECK(contains(error_of(level, write_file(level_dir(), "s4.json", "{\"waypoints\": [{\"name\": \"a\"}]}")),
+                 "s4.json: /waypoints/0: missing required field \"to\""));
+  CHECK(contains(error_of(level, level_dir() / "absent_script.json"), "absent_script.json: cannot open tour script"));
+  CHECK(error_of(level, write_file(level_dir(), "s5.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"jump\": true}]}")) ==
+        "no error");
+  CHECK(contains(
+      error_of(level, write_file(level_dir(), "s6.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"until\": -2}]}")),
+      "s6.json: /waypoints/0/until: expected a number >= 0, got -2"));
+  // Tours that would never end, or walk beyond the valid range.
+  CHECK(contains(
+      error_of(level, write_file(level_dir(), "s7.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"wait\": 1e30}]}")),
+      "s7.json: /waypoints/0/wait: expected a number in [0, 3600], got 1e+30"));
+  CHECK(contains(error_of(level, write_file(level_dir(), "s8.json", "{\"waypoints\": [{\"to\": [1e29, 0, 1]}]}")),
+                 "s8.json: /waypoints/0/to: expected coordinates within +-1e+06 m, got [1e+29,0,1]"));
+  CHECK(contains(error_of(level, write_file(level_dir(), "s9.json",
+                                            "{\"defaults\": {\"speed\": 1e6}, \"waypoints\": [{\"to\": [1, 0, 1]}]}")),
+                 "s9.json: /defaults/speed: expected a speed of at most 100 m/s, got 1000000.0"));
+  CHECK(contains(
+      error_of(level, write_file(level_dir(), "s10.json", "{\"waypoints\": [{\"to\": [1, 0, 1], \"until\": 4000}]}")),
+      "s10.json: /waypoints/0/until: expected a number in [0, 3600], got 4000"));
 }
 
 TEST_CASE("demo levels refuse device and directory OBJ paths and read raw heightmaps with their size") {
+  CHECK(contains(error_of(write_file(level_dir(), "zero.json",
+                                     "{\"obj\": \"/dev/zero\", \"spawn\": [0, 0, 0], \"script\": \"s.json\"}")),
+                 "/dev/zero: cannot open file: not a regular file"));
   CHECK(contains(
-      error_of(write_file("zero.json", "{\"obj\": \"/dev/zero\", \"spawn\": [0, 0, 0], \"script\": \"s.json\"}")),
-      "/dev/zero: cannot open file: not a regular file"));
-  CHECK(contains(error_of(write_file("dir.json", "{\"obj\": \"" + work_dir().string() +
-                                                     "\", \"spawn\": [0, 0, 0], \"script\": \"s.json\"}")),
-                 "cannot open file: not a regular file"));
+      error_of(write_file(level_dir(), "dir.json",
+                          "{\"obj\": \"" + level_dir().string() + "\", \"spawn\": [0, 0, 0], \"script\": \"s.json\"}")),
+      "cannot open file: not a regular file"));
   const fs::path levels = glide::demo::default_level_file().parent_path();
   const std::string obj = (levels / "demo.obj").string();
   // A 3 x 4 raw float32 heightmap: sample (r, c) at height r + 10 c.
   {
-    std::ofstream raw(work_dir() / "ground.r32", std::ios::binary);
+    std::ofstream raw(level_dir() / "ground.r32", std::ios::binary);
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 4; ++c) {
         const float h = static_cast<float>(r + 10 * c);
@@ -194,17 +193,17 @@ TEST_CASE("demo levels refuse device and directory OBJ paths and read raw height
   }
   const std::string head = "{\"obj\": \"" + obj +
                            "\", \"spawn\": [0, 50, 0], \"script\": \"s.json\", \"terrain\": {\"file\": \"ground.r32\"";
-  CHECK(contains(error_of(write_file("raw_no_size.json", head + "}}")),
+  CHECK(contains(error_of(write_file(level_dir(), "raw_no_size.json", head + "}}")),
                  "raw_no_size.json: /terrain: missing required field \"rows\""));
   CHECK(
-      contains(error_of(write_file("png_size.json",
+      contains(error_of(write_file(level_dir(), "png_size.json",
                                    "{\"obj\": \"" + obj +
                                        "\", \"spawn\": [0, 50, 0], \"script\": \"s.json\", \"terrain\": {\"file\": \"" +
                                        (levels / "demo_terrain.png").string() + "\", \"rows\": 3}}")),
                "png_size.json: /terrain/rows: only a raw heightmap (.raw, .r32, .f32) takes \"rows\""));
   const glide::demo::DemoLevel level =
-      glide::demo::load_demo_level(write_file("raw.json", head + ", \"rows\": 3, \"columns\": 4}}"),
-                                   write_file("raw_tour.json", "{\"waypoints\": [{\"to\": [1, 0, 1]}]}"));
+      glide::demo::load_demo_level(write_file(level_dir(), "raw.json", head + ", \"rows\": 3, \"columns\": 4}}"),
+                                   write_file(level_dir(), "raw_tour.json", "{\"waypoints\": [{\"to\": [1, 0, 1]}]}"));
   REQUIRE(level.world.terrain());
   CHECK(level.world.terrain()->rows() == 3);
   CHECK(level.world.terrain()->columns() == 4);
@@ -215,18 +214,20 @@ TEST_CASE("a level description names its pieces' file with \"obj\" or \"gltf\", 
   const fs::path levels = glide::demo::default_level_file().parent_path();
   const std::string tail = "\"spawn\": [0, 0, 0], \"script\": \"" + (levels / "demo_tour.json").string() +
                            "\", \"moving_pieces\": [{\"object\": \"lift\", \"motion\": {\"keys\": [{\"t\": 0}]}}]}";
-  const fs::path gltf = write_file("g_ok.json", "{\"gltf\": \"" + (levels / "demo.gltf").string() + "\", " + tail);
+  const fs::path gltf =
+      write_file(level_dir(), "g_ok.json", "{\"gltf\": \"" + (levels / "demo.gltf").string() + "\", " + tail);
   const glide::demo::DemoLevel level = glide::demo::load_demo_level(gltf);
   CHECK(level.world.piece_count() == 110);
   REQUIRE(level.moving.size() == 1);
   CHECK(level.moving[0].name == "lift");
-  CHECK(contains(error_of(write_file("g_both.json", "{\"obj\": \"demo.obj\", \"gltf\": \"demo.gltf\", " + tail)),
-                 "g_both.json: /gltf: give \"obj\" or \"gltf\", not both"));
-  CHECK(contains(error_of(write_file("g_none.json", "{" + tail)),
+  CHECK(contains(
+      error_of(write_file(level_dir(), "g_both.json", "{\"obj\": \"demo.obj\", \"gltf\": \"demo.gltf\", " + tail)),
+      "g_both.json: /gltf: give \"obj\" or \"gltf\", not both"));
+  CHECK(contains(error_of(write_file(level_dir(), "g_none.json", "{" + tail)),
                  "g_none.json: /: missing required field \"obj\" (or \"gltf\")"));
   // A glTF error names the glTF file, node and mesh.
   const fs::path broken =
-      write_file("broken.gltf", R"({"asset": {"version": "2.0"}, "nodes": [{"name": "N", "mesh": 3}]})");
-  CHECK(contains(error_of(write_file("g_broken.json", "{\"gltf\": \"" + broken.string() + "\", " + tail)),
+      write_file(level_dir(), "broken.gltf", R"({"asset": {"version": "2.0"}, "nodes": [{"name": "N", "mesh": 3}]})");
+  CHECK(contains(error_of(write_file(level_dir(), "g_broken.json", "{\"gltf\": \"" + broken.string() + "\", " + tail)),
                  "broken.gltf: node 'N': mesh index 3 out of range (0 meshes)"));
 }

@@ -3,6 +3,7 @@
 #include "demo_level.hpp"
 #include "run_glide.hpp"
 #include "soak.hpp"
+#include "work_files.hpp"
 
 #include <string>
 
@@ -11,9 +12,8 @@ namespace {
 using glide::demo::SoakCheck;
 using glide::demo::SoakReport;
 using glide::demo::SoakSettings;
+using glide::test::contains;
 using glide::test::run_glide;
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 long long violations(const SoakReport& r, SoakCheck c) { return r.violations[static_cast<std::size_t>(c)]; }
 

@@ -4,6 +4,7 @@
 #include "map_image.hpp"
 #include "run_glide.hpp"
 #include "tour.hpp"
+#include "work_files.hpp"
 
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
@@ -28,14 +29,8 @@ namespace {
 
 using glide::test::run_glide;
 using Run = glide::test::CliRun;
-
-fs::path work_dir() {
-  const fs::path dir = fs::path(GLIDE_TEST_WORK_DIR) / "demo_tour";
-  fs::create_directories(dir);
-  return dir;
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+using glide::test::contains;
+fs::path tour_dir() { return glide::test::work_dir("demo_tour"); }
 
 struct Decoded {
   int width = 0, height = 0;
@@ -211,7 +206,7 @@ TEST_CASE("the tour moves the pieces before the walker: a lift carries it up by 
 }
 
 TEST_CASE("glide demo prints the table and writes a decodable PNG map with the legend and the path") {
-  const fs::path png = work_dir() / "demo.png";
+  const fs::path png = tour_dir() / "demo.png";
   fs::remove(png);
   const Run r = run_glide({"demo", "--output", png.string(), "--check"});
   INFO(r.out);
@@ -236,7 +231,7 @@ TEST_CASE("glide demo prints the table and writes a decodable PNG map with the l
 }
 
 TEST_CASE("glide demo --frames stops early and the options reach the controller") {
-  const fs::path png = work_dir() / "short.png";
+  const fs::path png = tour_dir() / "short.png";
   const Run r = run_glide({"demo", "-o", png.string(), "--frames", "120", "--radius", "0.25", "--max-slope", "45"});
   CHECK(r.code == 0);
   CHECK(contains(r.out, "cut before the end"));
@@ -244,8 +239,8 @@ TEST_CASE("glide demo --frames stops early and the options reach the controller"
 }
 
 TEST_CASE("glide demo reports bad input clearly") {
-  const fs::path png = work_dir() / "bad.png";
-  Run r = run_glide({"demo", "--level", (work_dir() / "missing.json").string(), "-o", png.string()});
+  const fs::path png = tour_dir() / "bad.png";
+  Run r = run_glide({"demo", "--level", (tour_dir() / "missing.json").string(), "-o", png.string()});
   CHECK(r.code == 2);
   CHECK(contains(r.err, "missing.json: cannot open level description"));
 
@@ -253,11 +248,11 @@ TEST_CASE("glide demo reports bad input clearly") {
   CHECK(r.code == 2);
   CHECK(contains(r.err, "radius"));
 
-  r = run_glide({"demo", "--script", (work_dir() / "nowhere.json").string(), "-o", png.string()});
+  r = run_glide({"demo", "--script", (tour_dir() / "nowhere.json").string(), "-o", png.string()});
   CHECK(r.code == 2);
   CHECK(contains(r.err, "nowhere.json: cannot open tour script"));
 
-  const fs::path not_a_folder = work_dir() / "plain_file";
+  const fs::path not_a_folder = tour_dir() / "plain_file";
   std::ofstream(not_a_folder) << "not a folder";
   r = run_glide({"demo", "-o", (not_a_folder / "map.png").string()});
   CHECK(r.code == 2);
@@ -282,7 +277,7 @@ TEST_CASE("a tour ends whatever its speeds and waits: a crawling leg times out w
 }
 
 TEST_CASE("glide demo refuses a gravity that would overflow, and a map or report it cannot write") {
-  Run r = run_glide({"demo", "--gravity", "1e30", "--frames", "10", "-o", (work_dir() / "g.png").string()});
+  Run r = run_glide({"demo", "--gravity", "1e30", "--frames", "10", "-o", (tour_dir() / "g.png").string()});
   CHECK(r.code == 2);
   CHECK(contains(r.err, "PlayerSettings.gravity"));
   CHECK(contains(r.err, "in [0, 1000] m/s^2"));
@@ -351,9 +346,9 @@ TEST_CASE("the demo tour on demo.gltf with its static nodes marked as meshes wal
     ++marked;
   }
   REQUIRE(marked == 105);
-  const fs::path file = work_dir() / "demo_meshes.gltf";
+  const fs::path file = tour_dir() / "demo_meshes.gltf";
   std::ofstream(file) << text;
-  fs::copy_file(levels / "demo.bin", work_dir() / "demo.bin", fs::copy_options::overwrite_existing);
+  fs::copy_file(levels / "demo.bin", tour_dir() / "demo.bin", fs::copy_options::overwrite_existing);
 
   glide::demo::DemoLevel level = glide::demo::load_demo_level(file);
   int meshes = 0;

@@ -5,9 +5,7 @@
 using namespace glide;
 using namespace glide::test;
 
-namespace {
-constexpr float k_dt = 1.f / 60.f;
-}
+namespace {}
 
 TEST_CASE("standing idle on a 30 degree slope drifts less than 1e-6 m in 5 s") {
   World world;

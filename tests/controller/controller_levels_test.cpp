@@ -14,7 +14,6 @@ using namespace glide::test;
 
 namespace {
 
-constexpr float k_dt = 1.f / 60.f;
 constexpr float k_cliff_x = 40.f; ///< the ground rises 4 m within the cell after this x (m)
 
 // 64 m x 64 m of rolling hills (slopes up to 24 degrees) with a 4 m cliff at x = 40.

@@ -13,8 +13,6 @@ using namespace glide::test;
 
 namespace {
 
-constexpr float k_dt = 1.f / 60.f;
-
 bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 // Turns the rest of every move after a contact into NaN.

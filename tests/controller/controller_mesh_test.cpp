@@ -11,8 +11,6 @@ using namespace glide::test;
 
 namespace {
 
-constexpr float k_dt = 1.f / 60.f;
-
 // Of a walk: the frames whose horizontal move falls short of 90 % of the walk's (snags), the
 // frames not on walkable ground, and (meaningful on a flat surface) the frames where a hit or
 // the ground contact had a normal tilted from up by more than 0.05 degrees: a normal from an

@@ -7,7 +7,6 @@ using namespace glide::test;
 
 namespace {
 
-constexpr float k_dt = 1.f / 60.f;
 constexpr float k_crouched = 1.f, k_standing = 1.8f;
 
 // A crouched controller whose feet are `floor_gap` above a floor (top y = 0), under a ceiling

@@ -16,6 +16,9 @@
 
 namespace glide::test {
 
+/// A frame at 60 Hz (s).
+constexpr float k_dt = 1.f / 60.f;
+
 /// A box of half size `half` centred at `center`, turned by `rotation`.
 inline PieceId add_turned_box(World& world, const glm::vec3& center, const glm::vec3& half, const glm::quat& rotation) {
   return world.add_piece(gjk::ConvexHull::box(half), gjk::Transform{rotation, center});

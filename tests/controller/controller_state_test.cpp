@@ -16,8 +16,6 @@ using namespace glide::test;
 
 namespace {
 
-constexpr float k_dt = 1.f / 60.f;
-
 /// FNV-1a, 64 bits, over the bits of the values fed: a stable hash of a frame.
 struct Hash {
   std::uint64_t value = 14695981039346656037ull;

@@ -16,7 +16,6 @@ namespace {
 
 constexpr float k_door_half_width = 0.6f; // a 1.2 m doorway (m)
 constexpr float k_wall_front = 0.f, k_wall_back = 0.3f;
-constexpr float k_dt = 1.f / 60.f;
 
 struct Doorway {
   int through = 0;                 ///< characters past the wall at the end (count)
@@ -29,7 +28,7 @@ struct Doorway {
 
 // The closest two characters are (m; negative when overlapping): sorted along x, each against
 // those less than a body width further on.
-float closest_pair_gap(const CharacterSet& set) {
+float closest_gap_in_crowd(const CharacterSet& set) {
   std::vector<gjk::Capsule> capsules;
   for (std::uint32_t i = 0; i < set.size(); ++i) capsules.push_back(set.controller(CharacterId{i}).capsule());
   std::sort(capsules.begin(), capsules.end(),
@@ -90,7 +89,7 @@ Doorway doorway_run(int count, float seconds, bool push, std::uint32_t seed, flo
     }
     const bool last = (frame + 1 >= frames && doorway_clear) || frame + 1 == most_frames || all_through;
     if (frame % 4 == 3 || last) { // the checks cost more than the crowd
-      d.worst_gap = std::min(d.worst_gap, closest_pair_gap(set));
+      d.worst_gap = std::min(d.worst_gap, closest_gap_in_crowd(set));
       for (std::uint32_t i = 0; i < set.size(); ++i)
         d.worst_wall = std::min(d.worst_wall, deepest_gap(world, set.controller(CharacterId{i})));
     }

@@ -17,7 +17,6 @@
 namespace glide::test {
 namespace {
 
-constexpr float k_dt = 1.f / 60.f;
 /// How far apart two runs of a scene end when their float coordinates round differently by
 /// about 1e-5 m (its origin placed elsewhere, or shifted mid-run): the stops short of a contact
 /// and step decisions take the rounding up to the time-of-impact tolerance each frame. 1.3 mm

@@ -11,9 +11,7 @@
 using namespace glide;
 using namespace glide::test;
 
-namespace {
-constexpr float k_dt = 1.f / 60.f;
-} // namespace
+namespace {} // namespace
 
 TEST_CASE("player step: a fall from rest follows v_k = -g dt k, y_n = y0 - g dt^2 n (n + 1) / 2") {
   World world;

@@ -14,8 +14,6 @@ using namespace glide::test;
 
 namespace {
 
-constexpr float k_dt = 1.f / 60.f;
-
 // A tube of `sides` flat faces along y, its faces `apothem` from the axis, facing in.
 TriangleMesh tube(int sides, float apothem, float height) {
   const float radius = apothem / std::cos(3.14159265f / static_cast<float>(sides));

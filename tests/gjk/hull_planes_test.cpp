@@ -21,14 +21,14 @@ using glide::test::random_unit;
 
 namespace {
 
-struct Plane {
+struct KeptPlane {
   glm::dvec3 normal;
   double offset;
 };
 
 /// The planes a hull keeps (the padding of the last block left out).
-std::vector<Plane> kept_planes(const ConvexHull& hull) {
-  std::vector<Plane> out;
+std::vector<KeptPlane> kept_planes(const ConvexHull& hull) {
+  std::vector<KeptPlane> out;
   for (const detail::PlaneBlock& b : hull.planes().blocks)
     for (int i = 0; i < 4; ++i)
       if (b.offset[i] != std::numeric_limits<float>::max()) out.push_back({{b.nx[i], b.ny[i], b.nz[i]}, b.offset[i]});
@@ -47,9 +47,9 @@ bool answered_by_planes(const DistanceResult& r) { return r.overlapping() && r.i
 
 TEST_CASE("a box keeps its six face planes; every vertex of a random hull is inside its planes") {
   const ConvexHull box = ConvexHull::box({1.f, 2.f, 3.f});
-  const std::vector<Plane> planes = kept_planes(box);
+  const std::vector<KeptPlane> planes = kept_planes(box);
   REQUIRE(planes.size() == 6);
-  for (const Plane& p : planes) {
+  for (const KeptPlane& p : planes) {
     const glm::dvec3 a = glm::abs(p.normal);
     CHECK(std::max(a.x, std::max(a.y, a.z)) == 1.0);
     CHECK(p.offset == doctest::Approx(glm::dot(a, glm::dvec3(1.0, 2.0, 3.0))).epsilon(1e-7));
@@ -63,10 +63,10 @@ TEST_CASE("a box keeps its six face planes; every vertex of a random hull is ins
     for (int i = 0; i < n; ++i)
       points.push_back(random_unit(rng) * glm::vec3(1.f, 0.5f, 2.f) + glm::vec3(5e3f, 0.f, 1.f));
     const ConvexHull hull(points);
-    const std::vector<Plane> kept = kept_planes(hull);
+    const std::vector<KeptPlane> kept = kept_planes(hull);
     REQUIRE(!kept.empty());
     CHECK(kept.size() <= hull.faces().size());
-    for (const Plane& p : kept) {
+    for (const KeptPlane& p : kept) {
       CHECK(glm::length(p.normal) == doctest::Approx(1.0).epsilon(1e-6));
       for (const glm::vec3& v : hull.vertices()) CHECK(glm::dot(p.normal, glm::dvec3(v) - center_of(hull)) <= p.offset);
     }

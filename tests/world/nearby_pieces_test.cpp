@@ -48,7 +48,7 @@ gjk::Capsule moved(gjk::Capsule c, const glm::vec3& by) {
   return c;
 }
 
-QueryFilter filter_for(int walk) {
+QueryFilter walk_filter(int walk) {
   if (walk % 3 == 1) return {.layer_mask = 1u | 2u};
   if (walk % 3 == 2) return {.layer_mask = ~0u, .accept = [](PieceId id) { return id.value % 7 != 0; }};
   return {};
@@ -78,7 +78,7 @@ TEST_CASE("NearbyPieces answers as the World along sliding walks through random 
   std::uniform_real_distribution<float> pos(-10.f, 10.f), unit(-1.f, 1.f), speed(0.01f, 0.6f), radius(0.2f, 0.5f);
   int sweeps = 0, agreed_hits = 0, touching = 0, grazes = 0, contacts = 0;
   for (int walk = 0; walk < 120; ++walk) {
-    const QueryFilter filter = filter_for(walk);
+    const QueryFilter filter = walk_filter(walk);
     NearbyPieces nearby;
     const glm::vec3 start{pos(rng), pos(rng), pos(rng)};
     gjk::Capsule c{{start, start + glm::vec3(0, 1.2f, 0)}, radius(rng)};

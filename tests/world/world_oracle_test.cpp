@@ -22,7 +22,7 @@ constexpr float k_side = 40.f; // level cube (m): 1,000 pieces, about one per 64
 
 World random_level(std::uint32_t seed) { return test::random_level(seed, k_side); }
 
-QueryFilter filter_for(int i) {
+QueryFilter oracle_filter(int i) {
   switch (i % 3) {
   case 0:
     return {};
@@ -125,7 +125,7 @@ TEST_CASE("sweep_capsule equals brute force on random 1,000-piece levels (both m
     const int n = 200;
     for (int i = 0; i < n; ++i) {
       const RandomQuery q = random_query(rng);
-      const QueryFilter filter = filter_for(i);
+      const QueryFilter filter = oracle_filter(i);
       for (ToiMethod method : {ToiMethod::conservative_advancement, ToiMethod::bisection}) {
         const SweepSettings s{.method = method};
         const SweepHit got = world.sweep_capsule(q.capsule, q.motion, filter, s);
@@ -167,7 +167,7 @@ TEST_CASE("overlap_capsule and closest equal brute force on random 1,000-piece l
   std::size_t contacts = 0, deep = 0;
   for (int i = 0; i < 300; ++i) {
     const RandomQuery q = random_query(rng);
-    const QueryFilter filter = filter_for(i);
+    const QueryFilter filter = oracle_filter(i);
     const float m = margin(rng);
     const std::vector<Contact> got = world.overlap_capsule(q.capsule, m, filter);
     const std::vector<Contact> expected = brute_overlap(world, q.capsule, m, filter);
@@ -194,7 +194,7 @@ TEST_CASE("raycast equals brute force on random 1,000-piece levels") {
   int hits = 0;
   for (int i = 0; i < 300; ++i) {
     const RandomQuery q = random_query(rng);
-    const QueryFilter filter = filter_for(i);
+    const QueryFilter filter = oracle_filter(i);
     const glm::vec3 origin = q.capsule.segment.a;
     const glm::vec3 dir = glm::normalize(q.motion);
     const float max_t = 2.f * glm::length(q.motion);
@@ -234,7 +234,7 @@ TEST_CASE("Queries equal brute force after pieces are moved, removed and added")
   for (int round = 0; round < 3; ++round) {
     for (int i = 0; i < 60; ++i) {
       const RandomQuery q = random_query(rng);
-      const QueryFilter filter = filter_for(i);
+      const QueryFilter filter = oracle_filter(i);
       const SweepHit got = world.sweep_capsule(q.capsule, q.motion, filter);
       check_same(got, brute_sweep(world, q, filter, {}));
       hits += got.hit;
