@@ -30,7 +30,8 @@ double oracle_distance(const Segment& s1, const Segment& s2, const D3& shift = D
   double lo = 0.0, hi = 1.0;
   for (int i = 0; i < 70; ++i) { // (2/3)^70 of the range: far below float rounding
     const double m1 = lo + (hi - lo) / 3.0, m2 = hi - (hi - lo) / 3.0;
-    (f(m1) <= f(m2) ? hi : lo) = (f(m1) <= f(m2) ? m2 : m1);
+    const bool left = f(m1) <= f(m2);
+    (left ? hi : lo) = left ? m2 : m1;
   }
   return std::min({f(0.0), f(1.0), f(0.5 * (lo + hi))});
 }
@@ -205,28 +206,36 @@ TEST_CASE("capsules already touching hit at the start; parallel capsules meet al
 namespace {
 
 // Brute force in double: the gap along a translation is convex in t, so a ternary search finds
-// its least value and a bisection before it the first time it falls to `level` (2 if never).
-double first_time_at(const Capsule& moving, const glm::vec3& motion, const Capsule& still, double level,
-                     double* least = nullptr) {
+// its least value and a bisection before it the first time it falls to a level (2 if never).
+struct FirstTimes {
+  double at_tolerance; ///< first time the gap is the tolerance
+  double contact;      ///< first time it is 0
+  double least;        ///< its least value along the motion (m)
+};
+FirstTimes first_times(const Capsule& moving, const glm::vec3& motion, const Capsule& still, double tolerance) {
   const double reach = double(moving.radius) + double(still.radius);
   const auto gap = [&](double t) { return oracle_distance(moving.segment, still.segment, D3(motion) * t) - reach; };
   double lo = 0.0, hi = 1.0;
   for (int i = 0; i < 80; ++i) {
     const double m1 = lo + (hi - lo) / 3.0, m2 = hi - (hi - lo) / 3.0;
-    (gap(m1) <= gap(m2) ? hi : lo) = (gap(m1) <= gap(m2) ? m2 : m1);
+    const bool left = gap(m1) <= gap(m2);
+    (left ? hi : lo) = left ? m2 : m1;
   }
   double nearest = 0.5 * (lo + hi);
   for (const double t : {0.0, 1.0})
     if (gap(t) < gap(nearest)) nearest = t;
-  if (least) *least = gap(nearest);
-  if (gap(0.0) <= level) return 0.0;
-  if (gap(nearest) > level) return 2.0;
-  double before = 0.0, after = nearest;
-  for (int i = 0; i < 60; ++i) {
-    const double mid = 0.5 * (before + after);
-    (gap(mid) > level ? before : after) = mid;
-  }
-  return after;
+  const double least = gap(nearest), at_start = gap(0.0);
+  const auto first_at = [&](double level) {
+    if (at_start <= level) return 0.0;
+    if (least > level) return 2.0;
+    double before = 0.0, after = nearest;
+    for (int i = 0; i < 60; ++i) {
+      const double mid = 0.5 * (before + after);
+      (gap(mid) > level ? before : after) = mid;
+    }
+    return after;
+  };
+  return {first_at(tolerance), first_at(0.0), least};
 }
 
 struct SweepFamily {
@@ -299,13 +308,11 @@ TEST_CASE("capsule pair time of impact matches a fine-step oracle on parallel, g
         motion = glm::dot(motion, c1.point_a - c1.point_b) < 0.f ? -motion : motion;
       }
       const glide::gjk::CapsulePairHit r = glide::gjk::time_of_impact(moving, motion, still, tolerance);
-      double least = 0.0;
       const double extent = std::abs(f.offset) + 8.0;
       const double rounding = 4e-6 * extent;
       const double length = std::max(1e-9, double(glm::length(motion)));
       // The first times the gap falls to the tolerance and to zero (true contact).
-      const double at_tolerance = first_time_at(moving, motion, still, tolerance, &least);
-      const double contact = first_time_at(moving, motion, still, 0.0);
+      const auto [at_tolerance, contact, least] = first_times(moving, motion, still, tolerance);
       INFO(std::string(f.name) << " case " << i);
       if (r.hit) {
         ++hits;
