@@ -16,7 +16,7 @@ namespace glide {
 
 namespace {
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+using limits::finite;
 
 std::string to_string(const glm::vec3& v) {
   return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";

@@ -49,7 +49,7 @@ struct VertexCloud {
   }
 };
 
-inline bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+using limits::finite;
 
 inline bool valid_capsule(const gjk::Capsule& c) {
   return finite(c.segment.a) && finite(c.segment.b) && std::isfinite(c.radius) && c.radius >= 0.f;

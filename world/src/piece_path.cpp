@@ -1,4 +1,5 @@
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 #include <glide/world/piece_path.hpp>
 
 #include <glm/gtc/quaternion.hpp>
@@ -11,7 +12,7 @@ namespace glide {
 
 namespace {
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+using limits::finite;
 
 // The path's own time for a time t along it, after repeats.
 float path_time(const PiecePath& path, float t) {

@@ -14,7 +14,7 @@ namespace glide {
 
 namespace {
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+using limits::finite;
 
 // Bit pattern of a position, with -0 read as +0: the key coincident vertices share.
 struct PositionKey {

@@ -16,7 +16,7 @@ namespace glide {
 
 namespace {
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+using limits::finite;
 
 void validate(const gjk::Transform& t) {
   const glm::quat& q = t.rotation;

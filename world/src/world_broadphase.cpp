@@ -3,6 +3,7 @@
 #include "bvh.hpp"
 #include "mesh_piece.hpp"
 
+#include <glide/limits.hpp>
 #include <glide/world/world.hpp>
 
 #include <algorithm>
@@ -13,7 +14,7 @@ namespace glide {
 
 namespace {
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+using limits::finite;
 
 bool valid_box(const gjk::Aabb& box) {
   return finite(box.min) && finite(box.max) && box.min.x <= box.max.x && box.min.y <= box.max.y &&

@@ -40,6 +40,8 @@ inline constexpr std::size_t k_max_obj_object_vertices = 100000;
 /// |v| <= k_max_coordinate; false for NaN and infinities.
 inline bool in_range(float v) { return std::abs(v) <= k_max_coordinate; }
 inline bool in_range(const glm::vec3& v) { return in_range(v.x) && in_range(v.y) && in_range(v.z); }
+/// Whether every component is finite (no NaN, no infinity).
+inline bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 /// |v| <= k_max_global_coordinate on every axis; false for NaN and infinities.
 inline bool in_global_range(double v) { return std::abs(v) <= k_max_global_coordinate; }
 
