@@ -15,10 +15,12 @@ file(REMOVE_RECURSE "${WORK_DIR}")
 set(configure_args -S "${GLIDE_SOURCE_DIR}/tests/consumer" -B "${WORK_DIR}/build"
   -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DGLIDE_CONSUMER_MODE=${MODE})
 if(MODE STREQUAL "subdirectory")
-  # Builds every library again from source: unoptimised, as what it proves is the build's wiring,
-  # and optimised this one test took longer than all the others together.
-  list(APPEND configure_args "-DGLIDE_SOURCE_DIR=${GLIDE_SOURCE_DIR}" -DCMAKE_BUILD_TYPE=Debug
-    -DCMAKE_CXX_FLAGS_DEBUG=-O0)
+  # Builds every library again from source as a game with a unity build (as many studios have)
+  # would: glide's sources must also compile batched together. Unoptimised, as what it proves
+  # is the build's wiring: optimised and file by file it took 6 CPU-minutes, more than all the
+  # other tests together; this way under 2.
+  list(APPEND configure_args "-DGLIDE_SOURCE_DIR=${GLIDE_SOURCE_DIR}" -DCMAKE_UNITY_BUILD=ON
+    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0)
 else()
   step(${CMAKE_COMMAND} --install "${GLIDE_BINARY_DIR}" --prefix "${WORK_DIR}/prefix")
   list(APPEND configure_args "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix")
