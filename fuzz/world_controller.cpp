@@ -5,6 +5,7 @@
 #include <glide/controller/controller.hpp>
 #include <glide/controller/player_step.hpp>
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 #include <glide/world/world.hpp>
 
 #include <glm/gtc/quaternion.hpp>
@@ -35,7 +36,7 @@ private:
   std::size_t size_, at_ = 0;
 };
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+using glide::limits::finite;
 
 float deepest(const glide::World& world, const glide::gjk::Capsule& capsule) {
   float depth = 0.f;

@@ -2,6 +2,7 @@
 // the ray passes entirely above or below, and a DDA over the cells of the remaining blocks
 // solves the ray against each cell's two triangles. Done in double so long rays and far
 // origins keep the hit within float precision of the surface height_at describes.
+#include <glide/limits.hpp>
 #include <glide/terrain/heightfield.hpp>
 
 #include <glm/geometric.hpp>
@@ -69,8 +70,7 @@ bool clip(double o, double d, double inv_d, double lo, double hi, double& t_min,
 } // namespace
 
 TerrainRayHit Heightfield::raycast(const glm::vec3& origin, const glm::vec3& dir, float max_t) const {
-  const auto finite = [](const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); };
-  if (!finite(origin) || !finite(dir) || !(max_t >= 0.f) || dir == glm::vec3(0.f)) return {};
+  if (!limits::finite(origin) || !limits::finite(dir) || !(max_t >= 0.f) || dir == glm::vec3(0.f)) return {};
 
   GridRay ray{(static_cast<double>(origin.x) - origin_.x) / cell_size_.x,
               (static_cast<double>(origin.z) - origin_.z) / cell_size_.y,

@@ -526,7 +526,7 @@ std::size_t run_piece_press(int jam) {
   World world;
   add_floor(world);
   for (const float side : {-1.f, 1.f})
-    add_turned_box(world, {20.f + side * 0.85f, 2.f, 0.f}, {0.5f, 2.f, 20.f}, {1.f, 0.f, 0.f, 0.f});
+    add_box(world, {20.f + side * 0.85f - 0.5f, 0.f, -20.f}, {20.f + side * 0.85f + 0.5f, 4.f, 20.f});
   const auto wall_at = [](float t) { return gjk::Transform{{1.f, 0.f, 0.f, 0.f}, {-0.4f + t, 1.f, 0.f}}; };
   const PieceId wall = world.add_piece(gjk::ConvexHull::box({0.5f, 1.f, 1.f}), wall_at(0.f), {.kinematic = true});
   CharacterSet set(world);

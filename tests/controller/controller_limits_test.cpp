@@ -13,7 +13,7 @@ using namespace glide::test;
 
 namespace {
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+using glide::limits::finite;
 
 // Turns the rest of every move after a contact into NaN.
 struct PoisonListener : ContactListener {

@@ -3,6 +3,7 @@
 // the pieces first (World::move_piece), then the character, as docs/controller.md tells.
 #include "controller_scene.hpp"
 
+#include <glide/limits.hpp>
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/quaternion.hpp>
 
@@ -226,7 +227,7 @@ float deepest_gap_except(const World& world, const Controller& c, PieceId id) {
   return gap;
 }
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+using glide::limits::finite;
 
 } // namespace
 

@@ -7,6 +7,7 @@
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/distance.hpp>
 #include <glide/gjk/intersect.hpp>
+#include <glide/limits.hpp>
 
 #include <cmath>
 #include <limits>
@@ -18,7 +19,7 @@ using glide::test::oracle_distance;
 
 namespace {
 
-bool finite(const glm::vec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
+using glide::limits::finite;
 bool finite(const DistanceResult& r) {
   return std::isfinite(r.distance) && finite(r.point_a) && finite(r.point_b) && finite(r.normal);
 }

@@ -19,7 +19,7 @@ namespace {
 constexpr float k_nan = std::numeric_limits<float>::quiet_NaN();
 constexpr float k_inf = std::numeric_limits<float>::infinity();
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+using glide::limits::finite;
 
 // h = a x + b z + c over a 9 x 13 grid of 2 x 1.5 m cells starting at (-3, -5).
 struct Plane {
