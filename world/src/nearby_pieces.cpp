@@ -247,11 +247,29 @@ void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin)
   }
 }
 
+// Whether a held entry or a character may meet a sweep within `reach_box`: the bounds tests
+// sweep_capsule starts each of them with (terrain by its column, which holds a capsule buried
+// under it).
+bool NearbyPieces::meets_any(const gjk::Aabb& reach_box, const QueryFilter& filter) const {
+  for (std::size_t i = 0; i < entries_.size(); ++i)
+    if (overlaps_from_above(bounds_[i], reach_box) &&
+        (entries_[i].target == HitTarget::terrain || bounds_[i].overlaps(reach_box)))
+      return true;
+  for (const CapsuleObstacle& o : characters_)
+    if ((o.layers & filter.layer_mask) != 0 && gjk::capsule_bounds(o.capsule).overlaps(reach_box)) return true;
+  return false;
+}
+
 SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& capsule, const glm::vec3& motion,
                                      const QueryFilter& filter, const SweepSettings& settings) {
   if (!detail::valid_capsule(capsule) || !detail::finite(motion)) return {};
   const gjk::Aabb box = gjk::capsule_bounds(capsule);
-  reach(world, box.swept(motion), margin_);
+  const gjk::Aabb reach_box = box.swept(motion);
+  reach(world, reach_box, margin_);
+  note_query(reach_box);
+  // Most sweeps of a walk meet nothing held (the floor lies below the capsule's bounds): that
+  // is told before anything else is set up.
+  if (!meets_any(reach_box, filter)) return {};
   const gjk::ToiSettings toi = detail::toi_settings(settings);
   const float tie = std::max(0.f, detail::fraction_of(settings.tie_distance, motion));
   const float slack = detail::fraction_of(toi.tolerance, motion);
@@ -260,8 +278,6 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   detail::HitCollector hits(tie);
   const detail::SweptBox swept(box.center(), 0.5f * box.extents(), motion);
 
-  const gjk::Aabb reach_box = box.swept(motion);
-  note_query(reach_box);
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     // The bounds sit apart from the entries, so the many a sweep passes by cost little.
     if (!overlaps_from_above(bounds_[i], reach_box)) continue;

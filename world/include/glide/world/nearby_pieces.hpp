@@ -139,6 +139,7 @@ private:
                               const QueryFilter& filter);
   void take_moves(const World& world);
   bool accepts(const Entry& e, const QueryFilter& filter) const;
+  bool meets_any(const gjk::Aabb& reach_box, const QueryFilter& filter) const;
   void learn_plane(Entry& e, const glm::vec3& normal);
   template <class Visit>
   void with_shape(const Entry& e, Visit&& visit) const;
