@@ -103,6 +103,7 @@ CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec
                 " must be positive and finite (kg)");
   Character c;
   c.controller = std::make_unique<Controller>(*world_, settings, position);
+  c.controller->nearby_.set_self(CharacterId{static_cast<std::uint32_t>(characters_.size())});
   c.info = info;
   MoveResult result;
   result.position = position;

@@ -196,7 +196,12 @@ float Controller::recover(float dt, MoveResult& result) {
     };
     // Rising, without the skin: up, it comes no nearer to a spike's tip it is the skin beside.
     const gjk::Capsule swept = rose ? capsule_at(position_) : swept_capsule();
+    // Out of a character, the others are met without the skin: in a pile, those round it at
+    // the skin otherwise stop every way out, and the pile never comes apart.
+    const bool out_of_character = !rose && leads_out_of(HitTarget::character);
+    if (out_of_character) nearby_.set_character_inset(skin);
     const SweepHit hit = nearby_.sweep_capsule(*world_, swept, motion, filter, sweep_settings());
+    if (out_of_character) nearby_.set_character_inset(0.f);
     // Terrain it starts inside of and pushes out of does not stop it; terrain it starts
     // touching and pushes into (a spike no nearer than the gap) does.
     const bool leaving_terrain = hit.started_overlapped && hit.target == HitTarget::terrain && passing_terrain &&
@@ -209,7 +214,7 @@ float Controller::recover(float dt, MoveResult& result) {
       // Held where a moving piece overlaps it by what does not let it out (a lift coming
       // down past a character beside a wall): that piece crushes it.
       if (step * fraction <= cleared && pushes_out_of_moving) crushed = true;
-      if (out_of_piece && hit.target == HitTarget::character) {
+      if ((out_of_piece || out_of_character) && hit.target == HitTarget::character) {
         result.push_stopped += motion * (1.f - fraction);
         result.push_stopper = hit_of(hit, fraction);
       }

@@ -32,12 +32,35 @@ inline bool plane_skips(const glm::vec3& n, float offset, const gjk::Segment& s,
   return leave_separating && dm >= -1e-4f * motion_length && lowest >= radius - tolerance;
 }
 
+// The direction across `axis` (unit) a character of id `id` leaves a shared centre by: ids a
+// golden angle apart round the axis, so no two share one.
+glm::vec3 leaving_direction(const glm::vec3& axis, CharacterId id) {
+  const glm::vec3 across = std::abs(axis.x) < 0.9f ? glm::vec3(1.f, 0.f, 0.f) : glm::vec3(0.f, 0.f, 1.f);
+  const glm::vec3 u = glm::normalize(glm::cross(axis, across)), w = glm::cross(axis, u);
+  constexpr double k_golden_angle = 2.399963229728653; // (radians)
+  const double turn = std::fmod(double(id.value) * k_golden_angle, 6.283185307179586);
+  return float(std::cos(turn)) * u + float(std::sin(turn)) * w;
+}
+
 // A normal for a capsule whose inner segment crosses another's: from the other's centre toward
-// its own, or up when the centres meet too.
-glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other) {
+// its own. Where the centres meet too, as if each stood a hair off it along its own
+// leaving_direction (the other's alone for a capsule of no id): opposite for the two of a pair.
+glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other, CharacterId self,
+                          CharacterId other_id) {
   const glm::vec3 gap = 0.5f * (capsule.segment.a + capsule.segment.b) - 0.5f * (other.segment.a + other.segment.b);
   const float length = glm::length(gap);
-  return length > 0.f ? gap / length : glm::vec3(0.f, 1.f, 0.f);
+  if (length > 0.f) return gap / length;
+  glm::vec3 axis = (capsule.segment.b - capsule.segment.a) + (other.segment.b - other.segment.a);
+  axis = glm::dot(axis, axis) > 0.f ? glm::normalize(axis) : glm::vec3(0.f, 1.f, 0.f);
+  const glm::vec3 away =
+      (self.valid() ? leaving_direction(axis, self) : glm::vec3(0.f)) - leaving_direction(axis, other_id);
+  const float away_length = glm::length(away);
+  return away_length > 1e-6f ? away / away_length : glm::vec3(0.f, 1.f, 0.f);
+}
+
+// Whether two capsules' centres are the same point: their contact tells no direction.
+bool same_centre(const gjk::Capsule& a, const gjk::Capsule& b) {
+  return 0.5f * (a.segment.a + a.segment.b) == 0.5f * (b.segment.a + b.segment.b);
 }
 
 // Whether character `o` is in a query of `capsule` over `box` (its layers meet the filter's,
@@ -318,14 +341,20 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
       hits.add({r.t, r.point, r.normal, e.target, e.piece, e.order, {}, e.mesh_triangle()});
     });
   }
+  gjk::Capsule met = capsule; // what meets the characters: less the inset
+  met.radius = std::max(0.f, capsule.radius - character_inset_);
   for (const CapsuleObstacle& o : characters_) {
     const gjk::Aabb bounds = gjk::capsule_bounds(o.capsule);
     if ((o.layers & filter.layer_mask) == 0 || !bounds.overlaps(reach_box) ||
         swept.enter(bounds) > std::min(1.f, hits.bound() + slack))
       continue;
     // Farther apart than the motion is long, beyond time_of_impact's own margin for that: no hit.
-    if (gjk::capsule_gap_surely_exceeds(capsule, o.capsule, motion_length + 1.02f * toi.tolerance)) continue;
-    const gjk::CapsulePairHit r = gjk::time_of_impact(capsule, motion, o.capsule, toi.tolerance);
+    if (gjk::capsule_gap_surely_exceeds(met, o.capsule, motion_length + 1.02f * toi.tolerance)) continue;
+    gjk::CapsulePairHit r = gjk::time_of_impact(met, motion, o.capsule, toi.tolerance);
+    // Inside one with the same centre: the contact's normal is the overlap query's, so a push
+    // out along it is let go.
+    if (r.hit && r.t == 0.f && same_centre(capsule, o.capsule))
+      r.normal = crossing_normal(capsule, o.capsule, self_, o.id);
     if (!r.hit || (settings.ignore_separating && glm::dot(r.normal, motion) >= -1e-4f * motion_length)) continue;
     hits.add({r.t, r.point, r.normal, HitTarget::character, {}, 0, o.id});
   }
@@ -412,7 +441,8 @@ void NearbyPieces::add_character_contacts(const gjk::Capsule& capsule, float max
     c.character = o.id;
     c.distance = gap;
     c.depth = std::max(0.f, o.capsule.radius - d.distance);
-    c.normal = d.distance > 0.f ? (d.point_a - d.point_b) / d.distance : crossing_normal(capsule, o.capsule);
+    c.normal =
+        d.distance > 0.f ? (d.point_a - d.point_b) / d.distance : crossing_normal(capsule, o.capsule, self_, o.id);
     c.point_on_piece = d.point_b + c.normal * o.capsule.radius;
     c.point_on_segment = d.point_a;
   }

@@ -63,6 +63,14 @@ public:
   /// it by id so ties resolve alike everywhere. Empty (the default): no characters.
   void set_characters(std::span<const CapsuleObstacle> characters) { characters_ = characters; }
   std::span<const CapsuleObstacle> characters() const { return characters_; }
+  /// The id of the character these queries move, when it is one of a group (invalid, the
+  /// default, otherwise). Two characters whose capsules share their centre are pushed apart
+  /// across their axis in directions the ids choose, as if each stood a hair off the centre
+  /// its own way: the shapes tell no way out, and two pushed alike would never part.
+  void set_self(CharacterId self) { self_ = self; }
+  /// While positive, sweeps meet the characters with the capsule's radius less `inset` (m): a
+  /// push out of a pile may then pass closer than the skin to those round it. 0: none.
+  void set_character_inset(float inset) { character_inset_ = inset; }
   /// The box the characters set are complete for: every character whose capsule may meet a
   /// query inside it is among them. A query reaching beyond it may have missed one, and is
   /// noted (left_character_region) rather than answered differently. The default: all space.
@@ -162,6 +170,8 @@ private:
   gjk::Aabb region_{glm::vec3(-std::numeric_limits<float>::infinity()),
                     glm::vec3(std::numeric_limits<float>::infinity())};
   bool left_region_ = false;
+  CharacterId self_;
+  float character_inset_ = 0.f;
   void note_query(const gjk::Aabb& box) {
     if (!region_.contains(box)) left_region_ = true;
   }
