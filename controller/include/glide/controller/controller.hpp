@@ -63,7 +63,8 @@ struct MoveResult {
   glm::vec3 carried{0.f};      ///< moved by moving ground before the move's own motion (m), in displacement
   glm::vec3 pushed{0.f};       ///< moved by pieces that moved into the capsule (m), in displacement
   glm::vec3 push_stopped{0.f}; ///< the part of those pieces' pushes that something stopped (m): flags.crushed;
-                               ///< or of recovery's push out of a piece that a character stopped
+                               ///< or of recovery's push out of a piece or a character that a
+                               ///< character stopped
   ControllerHit push_stopper;  ///< what stopped it (target HitTarget::none when nothing did)
   float yaw_delta = 0.f;       ///< turn of the moving ground about up (radians, counter-clockwise seen
                                ///< from above): turn the character's model and camera by it
