@@ -295,48 +295,6 @@ TEST_CASE("two characters put into each other across a corridor too narrow for b
   CHECK(set.controller(b).position().z - set.controller(a).position().z > 0.3f);
 }
 
-TEST_CASE("characters put into one another part within a second and a half, on the floor, none into a wall") {
-  // A pile as a spawn or a teleport leaves it, beside a wall. Those inside others push out of
-  // them past those at the skin round them, and move aside those their push presses on, as a
-  // piece's press does: the pile comes apart from inside. At one spot the capsules share
-  // centre and axis, so no direction out is better than another: each leaves along a
-  // direction its id picks, opposite for the two of a pair.
-  struct Pile {
-    int count;
-    float spread; // half the side of the square the feet are put in (m)
-  };
-  for (const Pile pile : {Pile{2, 0.f}, Pile{3, 0.f}, Pile{8, 0.f}, Pile{16, 0.f}, Pile{8, 0.1f}, Pile{16, 0.3f}}) {
-    CAPTURE(pile.count);
-    CAPTURE(pile.spread);
-    World world;
-    add_floor(world);
-    const glm::vec3 spot(4.f, 0.01f, -2.f);
-    add_box(world, {spot.x + 0.8f, 0, -10}, {spot.x + 1.8f, 3, 10});
-    CharacterSet set(world);
-    std::mt19937 rng(17);
-    std::uniform_real_distribution<float> offset(-1.f, 1.f);
-    for (int i = 0; i < pile.count; ++i) {
-      const float dx = pile.spread * offset(rng);
-      const float dz = pile.spread * offset(rng);
-      set.add({}, spot + glm::vec3(dx, 0, dz));
-    }
-    REQUIRE(closest_pair_gap(set) < -0.3f);
-    const std::vector<glm::vec3> velocities(static_cast<std::size_t>(pile.count), glm::vec3(0, -1, 0));
-    for (int frame = 0; frame < 90; ++frame) {
-      set.update(velocities, 1.f / 60.f);
-      for (std::uint32_t i = 0; i < set.size(); ++i)
-        CHECK(deepest_gap(world, set.controller(CharacterId{i})) >= -k_penetration_tolerance);
-    }
-    CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
-    for (std::uint32_t i = 0; i < set.size(); ++i) {
-      const Controller& k = set.controller(CharacterId{i});
-      CHECK(k.ground().state == GroundState::on_ground);
-      CHECK(std::abs(k.position().y - spot.y) < 0.02f);
-      CHECK(glm::length(k.position() - spot) < 3.f);
-    }
-  }
-}
-
 TEST_CASE("CharacterSet::update refuses bad input before anything moves") {
   World world;
   add_floor(world);

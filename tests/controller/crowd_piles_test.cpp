@@ -1,0 +1,119 @@
+// Characters put into one another (a spawn, a teleport): piles come apart, and nobody is
+// pushed deeper into a wall than it was put.
+#include "controller_scene.hpp"
+
+#include <glide/controller/character_set.hpp>
+#include <glide/gjk/segment_pair.hpp>
+
+#include <random>
+#include <vector>
+
+namespace glide::test {
+
+namespace {
+
+// The deepest overlap between any two characters of the set (m; negative when overlapping).
+float deepest_pair_overlap(const CharacterSet& set) {
+  float gap = 1e9f;
+  for (std::uint32_t i = 0; i < set.size(); ++i)
+    for (std::uint32_t j = i + 1; j < set.size(); ++j) {
+      const gjk::Capsule a = set.controller(CharacterId{i}).capsule(), b = set.controller(CharacterId{j}).capsule();
+      gap = std::min(gap, gjk::closest_points(a.segment, b.segment).distance - a.radius - b.radius);
+    }
+  return gap;
+}
+
+} // namespace
+
+TEST_CASE("characters put into one another part within a second and a half, on the floor, none into a wall") {
+  // A pile as a spawn or a teleport leaves it, beside a wall. Those inside others push out of
+  // them past those at the skin round them, and move aside those their push presses on, as a
+  // piece's press does: the pile comes apart from inside. At one spot the capsules share
+  // centre and axis, so no direction out is better than another: each leaves along a
+  // direction its id picks, opposite for the two of a pair.
+  struct Pile {
+    int count;
+    float spread; // half the side of the square the feet are put in (m)
+  };
+  for (const Pile pile : {Pile{2, 0.f}, Pile{3, 0.f}, Pile{8, 0.f}, Pile{16, 0.f}, Pile{8, 0.1f}, Pile{16, 0.3f}}) {
+    CAPTURE(pile.count);
+    CAPTURE(pile.spread);
+    World world;
+    add_floor(world);
+    const glm::vec3 spot(4.f, 0.01f, -2.f);
+    add_box(world, {spot.x + 0.8f, 0, -10}, {spot.x + 1.8f, 3, 10});
+    CharacterSet set(world);
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<float> offset(-1.f, 1.f);
+    for (int i = 0; i < pile.count; ++i) {
+      const float dx = pile.spread * offset(rng);
+      const float dz = pile.spread * offset(rng);
+      set.add({}, spot + glm::vec3(dx, 0, dz));
+    }
+    REQUIRE(deepest_pair_overlap(set) < -0.3f);
+    const std::vector<glm::vec3> velocities(static_cast<std::size_t>(pile.count), glm::vec3(0, -1, 0));
+    for (int frame = 0; frame < 90; ++frame) {
+      set.update(velocities, 1.f / 60.f);
+      for (std::uint32_t i = 0; i < set.size(); ++i)
+        CHECK(deepest_gap(world, set.controller(CharacterId{i})) >= -k_penetration_tolerance);
+    }
+    CHECK(deepest_pair_overlap(set) >= -k_penetration_tolerance);
+    for (std::uint32_t i = 0; i < set.size(); ++i) {
+      const Controller& k = set.controller(CharacterId{i});
+      CHECK(k.ground().state == GroundState::on_ground);
+      CHECK(std::abs(k.position().y - spot.y) < 0.02f);
+      CHECK(glm::length(k.position() - spot) < 3.f);
+    }
+  }
+}
+
+TEST_CASE("seeded piles of 2 to 20 characters, in the open and in corners: none ever deeper in a wall, most apart") {
+  // Feet put at random within up to 0.5 m of one spot, with no wall, one, or two meeting in a
+  // corner up to 1 m away (some characters put into them). In the open, piles come apart from
+  // their rim inward; packed into a corner, a dense pile can stay jammed (those deepest in
+  // it have no way out, and nobody is pushed into a wall to make one).
+  constexpr int k_seeds = 100;
+  constexpr int k_frames = 240; // 4 s
+  int open_apart = 0, corner_apart = 0;
+  for (int seed = 0; seed < 2 * k_seeds; ++seed) {
+    CAPTURE(seed);
+    std::mt19937 rng(static_cast<std::uint32_t>(seed));
+    std::uniform_real_distribution<float> unit(0.f, 1.f);
+    World world;
+    add_floor(world);
+    const bool open = seed < k_seeds;
+    if (!open) {
+      const float x = 0.6f + 0.4f * unit(rng);
+      add_box(world, {x, 0, -10}, {3, 3, 10});
+      const float z = 0.6f + 0.4f * unit(rng);
+      if (unit(rng) < 0.5f) add_box(world, {-10, 0, z}, {10, 3, 3});
+    }
+    const int count = 2 + static_cast<int>(unit(rng) * 19.f);
+    const float spread = 0.5f * unit(rng);
+    const bool push = unit(rng) < 0.3f;
+    CharacterSet set(world);
+    for (int i = 0; i < count; ++i) {
+      const float x = spread * (2.f * unit(rng) - 1.f);
+      const float z = spread * (2.f * unit(rng) - 1.f);
+      set.add({}, {x, 0.01f, z}, {.push = push});
+    }
+    std::vector<float> put_depth(set.size());
+    for (std::uint32_t i = 0; i < set.size(); ++i)
+      put_depth[i] = std::min(0.f, deepest_gap(world, set.controller(CharacterId{i})));
+    const std::vector<glm::vec3> velocities(set.size(), glm::vec3(0, -1, 0));
+    bool apart = false;
+    for (int frame = 0; frame < k_frames && !apart; ++frame) {
+      set.update(velocities, 1.f / 60.f);
+      for (std::uint32_t i = 0; i < set.size(); ++i)
+        REQUIRE(deepest_gap(world, set.controller(CharacterId{i})) >= put_depth[i] - k_penetration_tolerance);
+      apart = deepest_pair_overlap(set) >= -k_penetration_tolerance;
+    }
+    (open ? open_apart : corner_apart) += apart ? 1 : 0;
+  }
+  MESSAGE("apart within 4 s: " << open_apart << " of " << k_seeds << " in the open, " << corner_apart << " of "
+                               << k_seeds << " by walls");
+  CHECK(open_apart >= 97);
+  CHECK(corner_apart >= 75);
+}
+
+} // namespace glide::test
