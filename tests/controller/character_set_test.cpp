@@ -18,17 +18,6 @@ namespace glide::test {
 
 namespace {
 
-// The deepest overlap between any two characters of the set (m; negative when overlapping).
-float closest_pair_gap(const CharacterSet& set) {
-  float gap = 1e9f;
-  for (std::uint32_t i = 0; i < set.size(); ++i)
-    for (std::uint32_t j = i + 1; j < set.size(); ++j) {
-      const gjk::Capsule a = set.controller(CharacterId{i}).capsule(), b = set.controller(CharacterId{j}).capsule();
-      gap = std::min(gap, gjk::closest_points(a.segment, b.segment).distance - a.radius - b.radius);
-    }
-  return gap;
-}
-
 // Runs a head-on meeting in a corridor along x; `lane` offsets the two in z.
 struct Meeting {
   float worst_gap = 1e9f;

@@ -5,14 +5,17 @@
 #include "world_levels.hpp"
 
 #include <doctest/doctest.h>
+#include <glide/controller/character_set.hpp>
 #include <glide/controller/controller.hpp>
 #include <glide/controller/player_step.hpp>
+#include <glide/gjk/segment_pair.hpp>
 #include <glide/world/world.hpp>
 
 #include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace glide::test {
 
@@ -40,6 +43,22 @@ inline PieceId add_slope(World& world, float degrees, float size = 20.f) {
 inline float deepest_gap(const World& world, const Controller& c) {
   float gap = 1e9f;
   for (const Contact& contact : world.overlap_capsule(c.capsule(), 0.f)) gap = std::min(gap, contact.distance);
+  return gap;
+}
+
+/// The closest two characters of a set are (m; negative when overlapping): sorted along x,
+/// each against those less than `window` m further on (all of them by default; a window of a
+/// body width or so keeps a large crowd's check fast); 1e9 when no pair is within the window.
+inline float closest_pair_gap(const CharacterSet& set, float window = 1e9f) {
+  std::vector<gjk::Capsule> capsules;
+  for (std::uint32_t i = 0; i < set.size(); ++i) capsules.push_back(set.controller(CharacterId{i}).capsule());
+  std::sort(capsules.begin(), capsules.end(),
+            [](const gjk::Capsule& a, const gjk::Capsule& b) { return a.segment.a.x < b.segment.a.x; });
+  float gap = 1e9f;
+  for (std::size_t i = 0; i < capsules.size(); ++i)
+    for (std::size_t j = i + 1; j < capsules.size() && capsules[j].segment.a.x - capsules[i].segment.a.x < window; ++j)
+      gap = std::min(gap, gjk::closest_points(capsules[i].segment, capsules[j].segment).distance - capsules[i].radius -
+                              capsules[j].radius);
   return gap;
 }
 

@@ -26,21 +26,6 @@ struct Doorway {
   std::size_t most_push_moves = 0; ///< the most moves the pushes made in one update (count)
 };
 
-// The closest two characters are (m; negative when overlapping): sorted along x, each against
-// those less than a body width further on.
-float closest_gap_in_crowd(const CharacterSet& set) {
-  std::vector<gjk::Capsule> capsules;
-  for (std::uint32_t i = 0; i < set.size(); ++i) capsules.push_back(set.controller(CharacterId{i}).capsule());
-  std::sort(capsules.begin(), capsules.end(),
-            [](const gjk::Capsule& a, const gjk::Capsule& b) { return a.segment.a.x < b.segment.a.x; });
-  float gap = 1e9f;
-  for (std::size_t i = 0; i < capsules.size(); ++i)
-    for (std::size_t j = i + 1; j < capsules.size() && capsules[j].segment.a.x - capsules[i].segment.a.x < 1.f; ++j)
-      gap = std::min(gap, gjk::closest_points(capsules[i].segment, capsules[j].segment).distance - capsules[i].radius -
-                              capsules[j].radius);
-  return gap;
-}
-
 // `count` characters spawned at seeded places up to `spread` m to either side of the doorway
 // and up to `depth` m in front of its wall, each walking at `speed` for the doorway's middle
 // and, once in it, straight on, with gravity's fall; at 60 Hz for `seconds`. Then the ones in
@@ -89,7 +74,7 @@ Doorway doorway_run(int count, float seconds, bool push, std::uint32_t seed, flo
     }
     const bool last = (frame + 1 >= frames && doorway_clear) || frame + 1 == most_frames || all_through;
     if (frame % 4 == 3 || last) { // the checks cost more than the crowd
-      d.worst_gap = std::min(d.worst_gap, closest_gap_in_crowd(set));
+      d.worst_gap = std::min(d.worst_gap, closest_pair_gap(set, 1.f));
       for (std::uint32_t i = 0; i < set.size(); ++i)
         d.worst_wall = std::min(d.worst_wall, deepest_gap(world, set.controller(CharacterId{i})));
     }

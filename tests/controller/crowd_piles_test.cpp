@@ -2,28 +2,10 @@
 // pushed deeper into a wall than it was put.
 #include "controller_scene.hpp"
 
-#include <glide/controller/character_set.hpp>
-#include <glide/gjk/segment_pair.hpp>
-
 #include <random>
 #include <vector>
 
 namespace glide::test {
-
-namespace {
-
-// The deepest overlap between any two characters of the set (m; negative when overlapping).
-float deepest_pair_overlap(const CharacterSet& set) {
-  float gap = 1e9f;
-  for (std::uint32_t i = 0; i < set.size(); ++i)
-    for (std::uint32_t j = i + 1; j < set.size(); ++j) {
-      const gjk::Capsule a = set.controller(CharacterId{i}).capsule(), b = set.controller(CharacterId{j}).capsule();
-      gap = std::min(gap, gjk::closest_points(a.segment, b.segment).distance - a.radius - b.radius);
-    }
-  return gap;
-}
-
-} // namespace
 
 TEST_CASE("characters put into one another part within a second and a half, on the floor, none into a wall") {
   // A pile as a spawn or a teleport leaves it, beside a wall. Those inside others push out of
@@ -50,14 +32,14 @@ TEST_CASE("characters put into one another part within a second and a half, on t
       const float dz = pile.spread * offset(rng);
       set.add({}, spot + glm::vec3(dx, 0, dz));
     }
-    REQUIRE(deepest_pair_overlap(set) < -0.3f);
+    REQUIRE(closest_pair_gap(set) < -0.3f);
     const std::vector<glm::vec3> velocities(static_cast<std::size_t>(pile.count), glm::vec3(0, -1, 0));
     for (int frame = 0; frame < 90; ++frame) {
       set.update(velocities, 1.f / 60.f);
       for (std::uint32_t i = 0; i < set.size(); ++i)
         CHECK(deepest_gap(world, set.controller(CharacterId{i})) >= -k_penetration_tolerance);
     }
-    CHECK(deepest_pair_overlap(set) >= -k_penetration_tolerance);
+    CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
     for (std::uint32_t i = 0; i < set.size(); ++i) {
       const Controller& k = set.controller(CharacterId{i});
       CHECK(k.ground().state == GroundState::on_ground);
@@ -106,7 +88,7 @@ TEST_CASE("seeded piles of 2 to 20 characters, in the open and in corners: none 
       set.update(velocities, 1.f / 60.f);
       for (std::uint32_t i = 0; i < set.size(); ++i)
         REQUIRE(deepest_gap(world, set.controller(CharacterId{i})) >= put_depth[i] - k_penetration_tolerance);
-      apart = deepest_pair_overlap(set) >= -k_penetration_tolerance;
+      apart = closest_pair_gap(set) >= -k_penetration_tolerance;
     }
     (open ? open_apart : corner_apart) += apart ? 1 : 0;
   }
