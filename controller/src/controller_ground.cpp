@@ -199,9 +199,14 @@ float Controller::recover(float dt, MoveResult& result) {
     // Out of a character, the others are met without the skin: in a pile, those round it at
     // the skin otherwise stop every way out, and the pile never comes apart.
     const bool out_of_character = !rose && leads_out_of(HitTarget::character);
-    if (out_of_character) nearby_.set_character_inset(skin);
-    const SweepHit hit = nearby_.sweep_capsule(*world_, swept, motion, filter, sweep_settings());
-    if (out_of_character) nearby_.set_character_inset(0.f);
+    const SweepHit hit = [&] {
+      struct Inset { // taken back also when a filter or listener throws
+        NearbyPieces& nearby;
+        ~Inset() { nearby.set_character_inset(0.f); }
+      } inset{nearby_};
+      if (out_of_character) nearby_.set_character_inset(skin);
+      return nearby_.sweep_capsule(*world_, swept, motion, filter, sweep_settings());
+    }();
     // Terrain it starts inside of and pushes out of does not stop it; terrain it starts
     // touching and pushes into (a spike no nearer than the gap) does.
     const bool leaving_terrain = hit.started_overlapped && hit.target == HitTarget::terrain && passing_terrain &&
