@@ -32,6 +32,8 @@ inline bool plane_skips(const glm::vec3& n, float offset, const gjk::Segment& s,
   return leave_separating && dm >= -1e-4f * motion_length && lowest >= radius - tolerance;
 }
 
+glm::vec3 centre_of(const gjk::Capsule& c) { return 0.5f * (c.segment.a + c.segment.b); }
+
 // The direction across `axis` (unit) a character of id `id` leaves a shared centre by: ids a
 // golden angle apart round the axis, so no two share one.
 glm::vec3 leaving_direction(const glm::vec3& axis, CharacterId id) {
@@ -47,7 +49,7 @@ glm::vec3 leaving_direction(const glm::vec3& axis, CharacterId id) {
 // leaving_direction (the other's alone for a capsule of no id): opposite for the two of a pair.
 glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other, CharacterId self,
                           CharacterId other_id) {
-  const glm::vec3 gap = 0.5f * (capsule.segment.a + capsule.segment.b) - 0.5f * (other.segment.a + other.segment.b);
+  const glm::vec3 gap = centre_of(capsule) - centre_of(other);
   const float length = glm::length(gap);
   if (length > 0.f) return gap / length;
   glm::vec3 axis = (capsule.segment.b - capsule.segment.a) + (other.segment.b - other.segment.a);
@@ -59,9 +61,7 @@ glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other
 }
 
 // Whether two capsules' centres are the same point: their contact tells no direction.
-bool same_centre(const gjk::Capsule& a, const gjk::Capsule& b) {
-  return 0.5f * (a.segment.a + a.segment.b) == 0.5f * (b.segment.a + b.segment.b);
-}
+bool same_centre(const gjk::Capsule& a, const gjk::Capsule& b) { return centre_of(a) == centre_of(b); }
 
 // Whether character `o` is in a query of `capsule` over `box` (its layers meet the filter's,
 // its bounds meet the box) and may come within `within` of it (m); then `d` is the two
