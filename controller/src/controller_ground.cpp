@@ -120,7 +120,16 @@ float Controller::recover(float dt, MoveResult& result) {
     // Characters give way to pieces and the terrain: a push that other characters' overlaps turn
     // into either is made without them (they then stop it, and a CharacterSet moves them aside,
     // below).
+    // And characters it is only near give way to those it is inside: in a pile, the skin to
+    // those round it may add up to a push back into the one it overlaps, which holds it there.
+    const auto back_into_character = [&](const glm::vec3& p) {
+      return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+        return c.target == HitTarget::character && c.distance < 0.f && !(glm::dot(p, c.normal) > 0.f);
+      });
+    };
     glm::vec3 push = push_from([](const Contact&) { return true; }, glm::vec3(0.f));
+    if (!leads_into_any(push) && back_into_character(push))
+      push = push_from([](const Contact& c) { return c.target != HitTarget::character || c.distance < 0.f; }, {});
     if (leads_into_any(push)) push = push_from([](const Contact& c) { return c.target != HitTarget::character; }, {});
     // Among spikes of the terrain all round, their pushes add up to one into another spike, or
     // one that another spike stops: the terrain's own way out is up, with the pieces' push or

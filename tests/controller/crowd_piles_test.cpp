@@ -49,11 +49,32 @@ TEST_CASE("characters put into one another part within a second and a half, on t
   }
 }
 
+TEST_CASE("a character inside another, hemmed in closer than the skin by the rest of a pile, gets out") {
+  // Where a seeded pile beside a wall stood still for good: 0 is 0.023 m inside 1, and 13 and 14
+  // stand round 0 closer than the skin. Out to the skin from all of them at once was a push back
+  // into 1, which 1 stopped at once, every frame.
+  World world;
+  add_floor(world);
+  add_box(world, {0.8994f, 0, -10}, {3, 3, 10});
+  const std::vector<glm::vec2> feet = {
+      {0.0350f, 0.1890f},   {0.0527f, -0.3874f}, {-0.2983f, -0.8740f}, {-0.8473f, -1.7220f}, {0.5881f, 1.1831f},
+      {-1.1270f, 0.4895f},  {0.5881f, 1.7931f},  {-1.2132f, -0.1274f}, {-0.9212f, -0.8797f}, {-0.2855f, -1.4839f},
+      {-0.4561f, 0.9582f},  {0.5881f, -1.2854f}, {-1.4953f, 0.9761f},  {-0.5603f, 0.2639f},  {0.1281f, 0.7824f},
+      {-0.6335f, -0.3417f}, {-0.6697f, 1.5297f}, {0.5881f, -0.0658f},  {0.5880f, -0.6754f}};
+  CharacterSet set(world);
+  for (const glm::vec2& f : feet) set.add({}, {f.x, 0.01f, f.y});
+  REQUIRE(closest_pair_gap(set) < -0.02f);
+  const std::vector<glm::vec3> velocities(set.size(), glm::vec3(0, -1, 0));
+  for (int frame = 0; frame < 60; ++frame) set.update(velocities, 1.f / 60.f);
+  CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
+  for (std::uint32_t i = 0; i < set.size(); ++i) CHECK(deepest_gap(world, set.controller(CharacterId{i})) >= 0.f);
+}
+
 TEST_CASE("seeded piles of 2 to 20 characters, in the open and in corners: none ever deeper in a wall, most apart") {
   // Feet put at random within up to 0.5 m of one spot, with no wall, one, or two meeting in a
-  // corner up to 1 m away (some characters put into them). In the open, piles come apart from
-  // their rim inward; packed into a corner, a dense pile can stay jammed (those deepest in
-  // it have no way out, and nobody is pushed into a wall to make one).
+  // corner up to 1 m away (some characters put into them). Piles come apart from their rim
+  // inward; packed into a corner, a dense pile may not within the 4 s (those deepest in it
+  // wait for room, and nobody is pushed into a wall to make it).
   constexpr int k_seeds = 100;
   constexpr int k_frames = 240; // 4 s
   int open_apart = 0, corner_apart = 0;
@@ -94,8 +115,8 @@ TEST_CASE("seeded piles of 2 to 20 characters, in the open and in corners: none 
   }
   MESSAGE("apart within 4 s: " << open_apart << " of " << k_seeds << " in the open, " << corner_apart << " of "
                                << k_seeds << " by walls");
-  CHECK(open_apart >= 97);
-  CHECK(corner_apart >= 75);
+  CHECK(open_apart >= 99);
+  CHECK(corner_apart >= 95);
 }
 
 } // namespace glide::test
