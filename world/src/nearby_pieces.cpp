@@ -8,9 +8,13 @@
 #include <glide/world/nearby_pieces.hpp>
 #include <glide/world/world.hpp>
 
+#include <glm/vec2.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <type_traits>
+#include <vector>
 
 namespace glide {
 
@@ -34,14 +38,36 @@ inline bool plane_skips(const glm::vec3& n, float offset, const gjk::Segment& s,
 
 glm::vec3 centre_of(const gjk::Capsule& c) { return 0.5f * (c.segment.a + c.segment.b); }
 
-// The direction across `axis` (unit) a character of id `id` leaves a shared centre by: ids a
-// golden angle apart round the axis, so no two share one.
-glm::vec3 leaving_direction(const glm::vec3& axis, CharacterId id) {
+// Two unit directions across a unit axis, and across each other: where leaving_direction turns.
+struct Across {
+  glm::vec3 u, w;
+};
+Across across_of(const glm::vec3& axis) {
   const glm::vec3 across = std::abs(axis.x) < 0.9f ? glm::vec3(1.f, 0.f, 0.f) : glm::vec3(0.f, 0.f, 1.f);
-  const glm::vec3 u = glm::normalize(glm::cross(axis, across)), w = glm::cross(axis, u);
-  constexpr double k_golden_angle = 2.399963229728653; // (radians)
-  const double turn = std::fmod(double(id.value) * k_golden_angle, 6.283185307179586);
-  return float(std::cos(turn)) * u + float(std::sin(turn)) * w;
+  const glm::vec3 u = glm::normalize(glm::cross(axis, across));
+  return {u, glm::cross(axis, u)};
+}
+
+// The cosine and sine of character `id`'s turn: ids a golden angle apart round the axis, so no
+// two share one. Each is worked out once per thread: in a pile at one spot every pair shares a
+// centre, and every query of every move asked them of each neighbour anew.
+glm::vec2 turn_of(CharacterId id) {
+  const auto turn = [](std::uint32_t value) {
+    constexpr double k_golden_angle = 2.399963229728653; // (radians)
+    const double angle = std::fmod(double(value) * k_golden_angle, 6.283185307179586);
+    return glm::vec2(float(std::cos(angle)), float(std::sin(angle)));
+  };
+  constexpr std::uint32_t k_kept_turns = 1u << 16; // ids whose turn is kept (count)
+  if (id.value >= k_kept_turns) return turn(id.value);
+  thread_local std::vector<glm::vec2> turns;
+  while (turns.size() <= id.value) turns.push_back(turn(static_cast<std::uint32_t>(turns.size())));
+  return turns[id.value];
+}
+
+// The direction across the axis of `across` that a character of id `id` leaves a shared centre by.
+glm::vec3 leaving_direction(const Across& across, CharacterId id) {
+  const glm::vec2 turn = turn_of(id);
+  return turn.x * across.u + turn.y * across.w;
 }
 
 // A normal for a capsule whose inner segment crosses another's: from the other's centre toward
@@ -52,10 +78,17 @@ glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other
   const glm::vec3 gap = centre_of(capsule) - centre_of(other);
   const float length = glm::length(gap);
   if (length > 0.f) return gap / length;
-  glm::vec3 axis = (capsule.segment.b - capsule.segment.a) + (other.segment.b - other.segment.a);
-  axis = glm::dot(axis, axis) > 0.f ? glm::normalize(axis) : glm::vec3(0.f, 1.f, 0.f);
+  const glm::vec3 sum = (capsule.segment.b - capsule.segment.a) + (other.segment.b - other.segment.a);
+  // A pile of upright characters asks round one axis again and again: the last one's
+  // directions across it are kept.
+  thread_local glm::vec3 last_sum(std::numeric_limits<float>::quiet_NaN());
+  thread_local Across across;
+  if (!(sum == last_sum)) {
+    across = across_of(glm::dot(sum, sum) > 0.f ? glm::normalize(sum) : glm::vec3(0.f, 1.f, 0.f));
+    last_sum = sum;
+  }
   const glm::vec3 away =
-      (self.valid() ? leaving_direction(axis, self) : glm::vec3(0.f)) - leaving_direction(axis, other_id);
+      (self.valid() ? leaving_direction(across, self) : glm::vec3(0.f)) - leaving_direction(across, other_id);
   const float away_length = glm::length(away);
   return away_length > 1e-6f ? away / away_length : glm::vec3(0.f, 1.f, 0.f);
 }
