@@ -86,9 +86,10 @@ public:
 
   /// How many characters took their move back and moved again in the last update (count).
   std::size_t last_conflicts() const { return last_conflicts_; }
-  /// How many moves the pushes made in the last update (count). A pusher's are at most 4 per
-  /// character of the set in all, however packed the crowd, so an update's cost stays bounded;
-  /// a piece pressing a character against others moves them aside whatever that count.
+  /// How many moves the pushes made in the last update (count): at most 4 per character of the
+  /// set for the pushers, and as many again for the presses (a piece, or a push out of another
+  /// character, that characters stopped, which moves them aside), however packed the crowd, so
+  /// an update's cost stays bounded.
   std::size_t last_push_moves() const { return last_push_moves_; }
 
 private:
