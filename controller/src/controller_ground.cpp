@@ -281,7 +281,12 @@ bool may_be_ground(const gjk::Segment& mine, const gjk::Segment& theirs, const g
   if (mine.a[u] != mine.b[u] || mine.a[v] != mine.b[v] || theirs.a[u] != theirs.b[u] || theirs.a[v] != theirs.b[v])
     return true;
   const float du = mine.a[u] - theirs.a[u], dv = mine.a[v] - theirs.a[v];
-  if (!(du * du + dv * dv >= 1e-8f)) return true; // on one line (0.1 mm): the normal may point anywhere
+  if (!(du * du + dv * dv >= 1e-8f)) {
+    // On one line (0.1 mm): the normal may point anywhere, but two with one centre meet across
+    // their axis, up (NearbyPieces' crossing normal): side by side, as in a pile put at one spot.
+    const bool along_up = (mine.b[axis] - mine.a[axis]) + (theirs.b[axis] - theirs.a[axis]) != 0.f;
+    return !along_up || 0.5f * (mine.a + mine.b) != 0.5f * (theirs.a + theirs.b);
+  }
   const float sign = up[axis] > 0.f ? 1.f : -1.f;
   const float my_low = std::min(sign * mine.a[axis], sign * mine.b[axis]);
   const float their_high = std::max(sign * theirs.a[axis], sign * theirs.b[axis]);
