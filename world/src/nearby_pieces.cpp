@@ -59,9 +59,11 @@ glm::vec2 turn_of(CharacterId id) {
   };
   constexpr std::uint32_t k_kept_turns = 1u << 16; // ids whose turn is kept (count)
   if (id.value >= k_kept_turns) return turn(id.value);
-  thread_local std::vector<glm::vec2> turns;
-  while (turns.size() <= id.value) turns.push_back(turn(static_cast<std::uint32_t>(turns.size())));
-  return turns[id.value];
+  thread_local std::vector<glm::vec2> turns; // NaN: not worked out yet
+  if (turns.size() <= id.value) turns.resize(id.value + 1, glm::vec2(std::numeric_limits<float>::quiet_NaN()));
+  glm::vec2& kept = turns[id.value];
+  if (std::isnan(kept.x)) kept = turn(id.value);
+  return kept;
 }
 
 // The direction across the axis of `across` that a character of id `id` leaves a shared centre by.
