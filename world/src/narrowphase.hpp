@@ -148,11 +148,22 @@ public:
       inline_.items[count_] = c;
     else
       overflow_.push_back(c);
+    if (c.t == 0.f && (at_start_ == k_none || precedes(c, held(at_start_)))) at_start_ = count_;
     ++count_;
   }
   /// No candidate reported at a later t than this can win.
   float bound() const { return earliest_ + tie_; }
   bool empty() const { return count_ == 0; }
+  /// Whether a hit held at t = 0, which no later one can put out of the tie, precedes any hit of
+  /// character `id`: then none can win, and needs no time of impact (in a pile put at one
+  /// spot, every sweep starts touching all the others).
+  bool beats_character(CharacterId id) const {
+    if (at_start_ == k_none) return false;
+    Candidate probe;
+    probe.target = HitTarget::character;
+    probe.character = id;
+    return precedes(held(at_start_), probe);
+  }
 
   /// The earliest hit; among hits within `tie` of it, pieces, then characters, then terrain;
   /// the smallest piece or character id, the first terrain triangle walked. Its t is the earliest t, so
@@ -160,7 +171,7 @@ public:
   std::optional<Candidate> winner() const {
     std::optional<Candidate> best;
     for (std::size_t i = 0; i < count_; ++i) {
-      const Candidate& c = i < k_inline ? inline_.items[i] : overflow_[i - k_inline];
+      const Candidate& c = held(i);
       if (c.t > earliest_ + tie_) continue;
       if (!best || precedes(c, *best)) best = c;
     }
@@ -169,6 +180,8 @@ public:
   }
 
 private:
+  static constexpr std::size_t k_none = ~std::size_t{0};
+  const Candidate& held(std::size_t i) const { return i < k_inline ? inline_.items[i] : overflow_[i - k_inline]; }
   static int rank(HitTarget t) { return t == HitTarget::piece ? 0 : t == HitTarget::character ? 1 : 2; }
   static bool precedes(const Candidate& a, const Candidate& b) {
     if (a.target != b.target) return rank(a.target) < rank(b.target);
@@ -187,6 +200,7 @@ private:
     Candidate items[k_inline];
   } inline_;
   std::size_t count_ = 0;
+  std::size_t at_start_ = k_none; ///< the first in order among the hits held at t = 0
   std::vector<Candidate> overflow_;
 };
 

@@ -378,12 +378,8 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   }
   gjk::Capsule met = capsule; // what meets the characters: less the inset
   met.radius = std::max(0.f, capsule.radius - character_inset_);
-  // A character hit at the start wins over every later one of a larger id (the collector's
-  // order: earliest, then the smallest id), which then needs no time of impact: in a crowd,
-  // those touching come first, and in a pile put at one spot all the others do.
-  std::uint32_t first_at_start = ~0u; // the smallest id hit at t = 0
   for (const CapsuleObstacle& o : characters_) {
-    if (o.id.value > first_at_start) continue;
+    if (hits.beats_character(o.id)) continue;
     const gjk::Aabb bounds = gjk::capsule_bounds(o.capsule);
     if ((o.layers & filter.layer_mask) == 0 || !bounds.overlaps(reach_box) ||
         swept.enter(bounds) > std::min(1.f, hits.bound() + slack))
@@ -397,7 +393,6 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
       r.normal = crossing_normal(capsule, o.capsule, self_, o.id);
     if (!r.hit || (settings.ignore_separating && glm::dot(r.normal, motion) >= -1e-4f * motion_length)) continue;
     hits.add({r.t, r.point, r.normal, HitTarget::character, {}, 0, o.id});
-    if (r.t == 0.f) first_at_start = std::min(first_at_start, o.id.value);
   }
   return detail::to_sweep_hit(hits.winner());
 }
