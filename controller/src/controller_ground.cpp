@@ -63,6 +63,8 @@ std::optional<glm::vec3> rise_out_of_terrain(std::span<const Contact> contacts, 
 // blocking it. Sets `crushed` then. A push out of a piece the capsule is inside of that another
 // character stops is reported as a piece's push is (push_stopped, push_stopper): a character
 // put into a wall beside another must not stay there, and a CharacterSet moves the other aside.
+// Out of another character, the push may pass into a neighbour by up to half the overlap it
+// leaves, which that one then recovers from: a pile comes apart from inside.
 float Controller::recover(float dt, MoveResult& result) {
   bool& crushed = result.flags.crushed;
   // The last probe saw every piece and found none closer than the recovery gap; since, only
@@ -121,16 +123,36 @@ float Controller::recover(float dt, MoveResult& result) {
     // into either is made without them (they then stop it, and a CharacterSet moves them aside,
     // below).
     // And characters it is only near give way to those it is inside: in a pile, the skin to
-    // those round it may add up to a push back into the one it overlaps, which holds it there.
-    const auto back_into_character = [&](const glm::vec3& p) {
+    // those round it may add up to a push that does not clear the one it overlaps, which holds
+    // it there.
+    const auto stays_inside_character = [&](const glm::vec3& p) {
       return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
-        return c.target == HitTarget::character && c.distance < 0.f && !(glm::dot(p, c.normal) > 0.f);
+        return c.target == HitTarget::character && c.distance < 0.f && !(glm::dot(p, c.normal) + c.distance >= 0.f);
       });
     };
+    const auto out_of_some_character = [&](const glm::vec3& p) {
+      return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
+        return c.target == HitTarget::character && c.distance < 0.f && glm::dot(p, c.normal) > 0.f;
+      });
+    };
+    const auto is_piece = [](const Contact& c) { return c.target != HitTarget::character; };
+    // Out of the characters it is inside, slid along the pieces that way leads into and what
+    // stopped an earlier pass, then out of the pieces' skin: a pile packed against a wall leaves
+    // along it. None when that still leads into a piece, or out of no character.
+    const auto along_pieces = [&]() -> std::optional<glm::vec3> {
+      glm::vec3 along =
+          push_from([](const Contact& c) { return c.target == HitTarget::character && c.distance < 0.f; }, {});
+      for (const Contact& c : contacts)
+        if (is_piece(c) && c.distance < recovery_gap()) along -= c.normal * std::min(glm::dot(along, c.normal), 0.f);
+      for (std::size_t k = 0; k < stop_count; ++k) along -= stops[k] * std::min(glm::dot(along, stops[k]), 0.f);
+      const glm::vec3 p = push_from(is_piece, along);
+      if (leads_into_any(p) || !out_of_some_character(p)) return std::nullopt;
+      return p;
+    };
     glm::vec3 push = push_from([](const Contact&) { return true; }, glm::vec3(0.f));
-    if (!leads_into_any(push) && back_into_character(push))
+    if (!leads_into_any(push) && stays_inside_character(push))
       push = push_from([](const Contact& c) { return c.target != HitTarget::character || c.distance < 0.f; }, {});
-    if (leads_into_any(push)) push = push_from([](const Contact& c) { return c.target != HitTarget::character; }, {});
+    if (leads_into_any(push)) push = along_pieces().value_or(push_from(is_piece, {}));
     // Among spikes of the terrain all round, their pushes add up to one into another spike, or
     // one that another spike stops: the terrain's own way out is up, with the pieces' push or
     // without it (walls round it too close to clear).
@@ -147,7 +169,16 @@ float Controller::recover(float dt, MoveResult& result) {
         rose = true;
       }
     }
-    for (std::size_t k = 0; k < stop_count; ++k) push -= stops[k] * std::min(glm::dot(push, stops[k]), 0.f);
+    const auto slide_along_stops = [&](glm::vec3& p) {
+      for (std::size_t k = 0; k < stop_count; ++k) p -= stops[k] * std::min(glm::dot(p, stops[k]), 0.f);
+    };
+    slide_along_stops(push);
+    // What stopped the last pass may leave the push inside a character it was to leave.
+    if (stop_count > 0 && !rose && stays_inside_character(push))
+      if (std::optional<glm::vec3> along = along_pieces()) {
+        push = *along;
+        slide_along_stops(push);
+      }
     // Whether the push, as it stands, leads out of something of `target` the capsule is inside of.
     const auto leads_out_of = [&](HitTarget target) {
       return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
@@ -215,7 +246,16 @@ float Controller::recover(float dt, MoveResult& result) {
         NearbyPieces& nearby;
         ~Inset() { nearby.set_character_inset(0.f); }
       } inset{nearby_};
-      if (out_of_character) nearby_.set_character_inset(skin);
+      if (out_of_character) {
+        // Out of a deep overlap, it may go into a neighbour by up to half of it: the deepest
+        // overlap of the pile shrinks, and one wedged deep in it is no longer held there by
+        // those round it.
+        float deepest = 0.f;
+        for (const Contact& c : contacts)
+          if (c.target == HitTarget::character && c.distance < 0.f && glm::dot(push, c.normal) > 0.f)
+            deepest = std::max(deepest, -c.distance);
+        nearby_.set_character_inset(skin + 0.5f * deepest);
+      }
       return nearby_.sweep_capsule(*world_, swept, motion, filter, sweep_settings());
     }();
     // Terrain it starts inside of and pushes out of does not stop it; terrain it starts

@@ -70,6 +70,36 @@ TEST_CASE("a character inside another, hemmed in closer than the skin by the res
   for (std::uint32_t i = 0; i < set.size(); ++i) CHECK(deepest_gap(world, set.controller(CharacterId{i})) >= 0.f);
 }
 
+TEST_CASE("two characters inside each other in a corner, each against a wall, slide out along the walls") {
+  // Each one's way out of the other leads into its wall: pushed out of the walls' skin alone,
+  // both stood still for good. Out of the other along its wall, they part; and in a corner
+  // packed deeper, one may go into a neighbour by up to half the overlap it leaves.
+  World world;
+  add_floor(world);
+  const float skin = ControllerSettings{}.skin_width, radius = ControllerSettings{}.radius;
+  // Each wall closer than the skin, as a pile leaves those pressed against it.
+  add_box(world, {-10, 0, radius + 0.5f * skin}, {10, 3, 3}); // the wall beside p, toward +z
+  const glm::vec3 p(0.f, 0.01f, 0.f), q(0.25f, 0.01f, -0.15f);
+  add_box(world, {q.x + radius + 0.5f * skin, 0, -10}, {3, 3, 10}); // the wall beside q, toward +x
+  CharacterSet set(world);
+  set.add({}, p);
+  set.add({}, q);
+  REQUIRE(closest_pair_gap(set) < -0.3f);
+  const std::vector<glm::vec3> velocities(set.size(), glm::vec3(0, -1, 0));
+  for (int frame = 0; frame < 30; ++frame) {
+    set.update(velocities, 1.f / 60.f);
+    for (std::uint32_t i = 0; i < set.size(); ++i)
+      REQUIRE(deepest_gap(world, set.controller(CharacterId{i})) >= -k_penetration_tolerance);
+  }
+  CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
+  // Along the walls: p toward -x, q toward -z, each still at its wall.
+  const glm::vec3 a = set.controller(CharacterId{0}).position(), b = set.controller(CharacterId{1}).position();
+  CHECK(a.x < p.x - 0.05f);
+  CHECK(b.z < q.z - 0.05f);
+  CHECK(std::abs(a.z - p.z) < skin);
+  CHECK(std::abs(b.x - q.x) < skin);
+}
+
 TEST_CASE("a hundred characters put at one spot: every update within the moves' budgets, and the pile opens") {
   // Each is inside all the others, so a move meets 99 capsules: the presses of one update, each
   // moving the ones that stopped a push out of the pile aside, made up to 1,800 such moves. The
@@ -115,8 +145,7 @@ TEST_CASE("a hundred characters put at one spot: every update within the moves' 
 TEST_CASE("seeded piles of 2 to 20 characters, in the open and in corners: none ever deeper in a wall, most apart") {
   // Feet put at random within up to 0.5 m of one spot, with no wall, one, or two meeting in a
   // corner up to 1 m away (some characters put into them). Piles come apart from their rim
-  // inward; packed into a corner, a dense pile may not within the 4 s (those deepest in it
-  // wait for room, and nobody is pushed into a wall to make it).
+  // inward; those packed against a wall slide along it out of one another.
   constexpr int k_seeds = 100;
   constexpr int k_frames = 240; // 4 s
   int open_apart = 0, corner_apart = 0;
@@ -158,7 +187,7 @@ TEST_CASE("seeded piles of 2 to 20 characters, in the open and in corners: none 
   MESSAGE("apart within 4 s: " << open_apart << " of " << k_seeds << " in the open, " << corner_apart << " of "
                                << k_seeds << " by walls");
   CHECK(open_apart >= 99);
-  CHECK(corner_apart >= 95);
+  CHECK(corner_apart >= 99);
 }
 
 } // namespace glide::test

@@ -69,7 +69,8 @@ public:
   /// its own way: the shapes tell no way out, and two pushed alike would never part.
   void set_self(CharacterId self) { self_ = self; }
   /// While positive, sweeps meet the characters with the capsule's radius less `inset` (m): a
-  /// push out of a pile may then pass closer than the skin to those round it. 0: none.
+  /// push out of a pile may then pass closer than the skin to those round it, or into them by
+  /// what the inset exceeds the skin by. 0: none.
   void set_character_inset(float inset) { character_inset_ = inset; }
   /// The box the characters set are complete for: every character whose capsule may meet a
   /// query inside it is among them. A query reaching beyond it may have missed one, and is
