@@ -2,6 +2,7 @@
 // pushed deeper into a wall than it was put.
 #include "controller_scene.hpp"
 
+#include <array>
 #include <random>
 #include <vector>
 
@@ -142,25 +143,31 @@ TEST_CASE("a hundred characters put at one spot: every update within the moves' 
   }
 }
 
-TEST_CASE("seeded piles of 2 to 20 characters, in the open and in corners: none ever deeper in a wall, most apart") {
-  // Feet put at random within up to 0.5 m of one spot, with no wall, one, or two meeting in a
-  // corner up to 1 m away (some characters put into them). Piles come apart from their rim
-  // inward; those packed against a wall slide along it out of one another.
-  constexpr int k_seeds = 100;
+TEST_CASE("seeded piles of 2 to 20 characters, in the open, by walls and in a corridor: none deeper in a wall, "
+          "all but a few apart") {
+  // Feet put at random within up to 0.5 m of one spot: with no wall; one, or two meeting in a
+  // corner, up to 1 m away; or between the walls of a corridor 1.4 m wide (some characters put
+  // into them). Piles come apart from their rim inward; those packed against a wall slide
+  // along it out of one another.
+  enum class Around { open, walls, corridor };
+  constexpr int k_seeds = 100;  // of each
   constexpr int k_frames = 240; // 4 s
-  int open_apart = 0, corner_apart = 0;
-  for (int seed = 0; seed < 2 * k_seeds; ++seed) {
+  std::array<int, 3> apart_count{};
+  for (int seed = 0; seed < 3 * k_seeds; ++seed) {
     CAPTURE(seed);
     std::mt19937 rng(static_cast<std::uint32_t>(seed));
     std::uniform_real_distribution<float> unit(0.f, 1.f);
     World world;
     add_floor(world);
-    const bool open = seed < k_seeds;
-    if (!open) {
+    const auto around = static_cast<Around>(seed / k_seeds);
+    if (around == Around::walls) {
       const float x = 0.6f + 0.4f * unit(rng);
       add_box(world, {x, 0, -10}, {3, 3, 10});
       const float z = 0.6f + 0.4f * unit(rng);
       if (unit(rng) < 0.5f) add_box(world, {-10, 0, z}, {10, 3, 3});
+    } else if (around == Around::corridor) {
+      add_box(world, {-10, 0, 0.7f}, {10, 3, 2});
+      add_box(world, {-10, 0, -2}, {10, 3, -0.7f});
     }
     const int count = 2 + static_cast<int>(unit(rng) * 19.f);
     const float spread = 0.5f * unit(rng);
@@ -182,12 +189,13 @@ TEST_CASE("seeded piles of 2 to 20 characters, in the open and in corners: none 
         REQUIRE(deepest_gap(world, set.controller(CharacterId{i})) >= put_depth[i] - k_penetration_tolerance);
       apart = closest_pair_gap(set) >= -k_penetration_tolerance;
     }
-    (open ? open_apart : corner_apart) += apart ? 1 : 0;
+    apart_count[static_cast<std::size_t>(around)] += apart ? 1 : 0;
   }
-  MESSAGE("apart within 4 s: " << open_apart << " of " << k_seeds << " in the open, " << corner_apart << " of "
-                               << k_seeds << " by walls");
-  CHECK(open_apart >= 99);
-  CHECK(corner_apart >= 99);
+  MESSAGE("apart within 4 s, of " << k_seeds << " each: " << apart_count[0] << " in the open, " << apart_count[1]
+                                  << " by walls, " << apart_count[2] << " in a corridor");
+  CHECK(apart_count[0] >= 99);
+  CHECK(apart_count[1] >= 99);
+  CHECK(apart_count[2] >= 97);
 }
 
 } // namespace glide::test
