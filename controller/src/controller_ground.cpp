@@ -83,6 +83,7 @@ float Controller::recover(float dt, MoveResult& result) {
   // put into another beside a wall gets out along the wall).
   std::array<glm::vec3, 4> stops{};
   std::size_t stop_count = 0;
+  bool descend = false; // out of a pile by the sum of its overlaps' pushes
   for (int pass = 0; pass < 4 && moved < budget; ++pass) {
     const std::span<const Contact> contacts =
         nearby_.overlap_capsule(*world_, capsule_at(position_), skin, query_filter());
@@ -139,12 +140,18 @@ float Controller::recover(float dt, MoveResult& result) {
     // Out of the characters it is inside, slid along the pieces that way leads into and what
     // stopped an earlier pass, then out of the pieces' skin: a pile packed against a wall leaves
     // along it. None when that still leads into a piece, or out of no character.
+    const auto slide_along_stops = [&](glm::vec3& p) {
+      for (std::size_t k = 0; k < stop_count; ++k) p -= stops[k] * std::min(glm::dot(p, stops[k]), 0.f);
+    };
+    const auto slide_along_pieces = [&](glm::vec3& p) {
+      for (const Contact& c : contacts)
+        if (is_piece(c) && c.distance < recovery_gap()) p -= c.normal * std::min(glm::dot(p, c.normal), 0.f);
+      slide_along_stops(p);
+    };
     const auto along_pieces = [&]() -> std::optional<glm::vec3> {
       glm::vec3 along =
           push_from([](const Contact& c) { return c.target == HitTarget::character && c.distance < 0.f; }, {});
-      for (const Contact& c : contacts)
-        if (is_piece(c) && c.distance < recovery_gap()) along -= c.normal * std::min(glm::dot(along, c.normal), 0.f);
-      for (std::size_t k = 0; k < stop_count; ++k) along -= stops[k] * std::min(glm::dot(along, stops[k]), 0.f);
+      slide_along_pieces(along);
       const glm::vec3 p = push_from(is_piece, along);
       if (leads_into_any(p) || !out_of_some_character(p)) return std::nullopt;
       return p;
@@ -169,9 +176,6 @@ float Controller::recover(float dt, MoveResult& result) {
         rose = true;
       }
     }
-    const auto slide_along_stops = [&](glm::vec3& p) {
-      for (std::size_t k = 0; k < stop_count; ++k) p -= stops[k] * std::min(glm::dot(p, stops[k]), 0.f);
-    };
     slide_along_stops(push);
     // What stopped the last pass may leave the push inside a character it was to leave.
     if (stop_count > 0 && !rose && stays_inside_character(push))
@@ -179,6 +183,17 @@ float Controller::recover(float dt, MoveResult& result) {
         push = *along;
         slide_along_stops(push);
       }
+    if (descend && !rose) {
+      // Deep in a pile, every way out of one it is inside leads deeper into another: each
+      // overlap pushes by half its depth (the other takes the other half), summed, so the
+      // overlaps shrink as a whole and the pile spreads; along the pieces, as above.
+      glm::vec3 spread(0.f);
+      for (const Contact& c : contacts)
+        if (c.target == HitTarget::character && c.distance < 0.f) spread -= c.normal * (0.5f * c.distance);
+      slide_along_pieces(spread);
+      push = push_from(is_piece, spread);
+      if (leads_into_any(push)) break;
+    }
     // Whether the push, as it stands, leads out of something of `target` the capsule is inside of.
     const auto leads_out_of = [&](HitTarget target) {
       return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
@@ -254,7 +269,8 @@ float Controller::recover(float dt, MoveResult& result) {
         for (const Contact& c : contacts)
           if (c.target == HitTarget::character && c.distance < 0.f && glm::dot(push, c.normal) > 0.f)
             deepest = std::max(deepest, -c.distance);
-        nearby_.set_character_inset(skin + 0.5f * deepest);
+        // Spreading a pile, by all of it.
+        nearby_.set_character_inset(skin + (descend ? 1.f : 0.5f) * deepest);
       }
       return nearby_.sweep_capsule(*world_, swept, motion, filter, sweep_settings());
     }();
@@ -279,6 +295,8 @@ float Controller::recover(float dt, MoveResult& result) {
       } else if (leads_out_of(HitTarget::character) && hit.target != HitTarget::character &&
                  stop_count < stops.size()) {
         stops[stop_count++] = hit.normal;
+      } else if (!descend && out_of_character && hit.target == HitTarget::character && step * fraction <= cleared) {
+        descend = true; // held at once by a character: the next pass spreads the pile
       } else {
         break;
       }
