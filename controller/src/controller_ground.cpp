@@ -2,6 +2,7 @@
 #include "field_copy.hpp"
 
 #include <glide/controller/controller.hpp>
+#include <glide/controller/slide.hpp>
 #include <glide/world/world.hpp>
 
 #include <glm/geometric.hpp>
@@ -137,17 +138,24 @@ float Controller::recover(float dt, MoveResult& result) {
       });
     };
     const auto is_piece = [](const Contact& c) { return c.target != HitTarget::character; };
-    // Out of the characters it is inside, slid along the pieces that way leads into and what
-    // stopped an earlier pass, then out of the pieces' skin: a pile packed against a wall leaves
-    // along it. None when that still leads into a piece, or out of no character.
+    // Along what stopped the earlier passes: along the crease where two meet (a wall and the
+    // ground rising toward it; slid along one and then the other, the push zigzagged into
+    // each in turn), none in a corner.
     const auto slide_along_stops = [&](glm::vec3& p) {
-      for (std::size_t k = 0; k < stop_count; ++k) p -= stops[k] * std::min(glm::dot(p, stops[k]), 0.f);
+      p = solve_slide(std::span<const glm::vec3>(stops.data(), stop_count), p, p);
     };
+    // The same, with the pieces closer than the recovery gap too.
     const auto slide_along_pieces = [&](glm::vec3& p) {
+      std::array<glm::vec3, 16 + 4> planes;
+      std::size_t count = 0;
       for (const Contact& c : contacts)
-        if (is_piece(c) && c.distance < recovery_gap()) p -= c.normal * std::min(glm::dot(p, c.normal), 0.f);
-      slide_along_stops(p);
+        if (is_piece(c) && c.distance < recovery_gap() && count < 16) planes[count++] = c.normal;
+      for (std::size_t k = 0; k < stop_count; ++k) planes[count++] = stops[k];
+      p = solve_slide(std::span<const glm::vec3>(planes.data(), count), p, p);
     };
+    // Out of the characters it is inside, slid along the pieces and what stopped an earlier
+    // pass, then out of the pieces' skin: a pile packed against a wall leaves along it. None
+    // when that still leads into a piece, or out of no character.
     const auto along_pieces = [&]() -> std::optional<glm::vec3> {
       glm::vec3 along =
           push_from([](const Contact& c) { return c.target == HitTarget::character && c.distance < 0.f; }, {});

@@ -3,6 +3,7 @@
 #include "controller_scene.hpp"
 
 #include <array>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -101,6 +102,37 @@ TEST_CASE("two characters inside each other in a corner, each against a wall, sl
   CHECK(std::abs(b.x - q.x) < skin);
 }
 
+TEST_CASE("two characters inside each other by a wall on bumpy terrain slide apart along wall and ground") {
+  // Where a seeded pile stood still for good: each one's way out of the other, along the wall,
+  // ran into the rising ground and, slid along that, into the wall, four times a move. Along
+  // the crease of the two it gets out.
+  World world;
+  HeightfieldDef def;
+  def.rows = def.columns = 41;
+  def.cell_size = {0.25f, 0.25f};
+  def.origin = {-5.f, 0.f, -5.f};
+  for (int r = 0; r < def.rows; ++r)
+    for (int c = 0; c < def.columns; ++c) {
+      const float x = -5.f + 0.25f * static_cast<float>(c), z = -5.f + 0.25f * static_cast<float>(r);
+      def.heights.push_back(0.25f * std::sin(2.1f * x + 2.87658525f) * std::cos(1.7f * z) + 0.1f * x);
+    }
+  world.set_terrain(Heightfield(std::move(def)));
+  add_box(world, {0.7f, -2, -5}, {2, 3, 5});
+  CharacterSet set(world);
+  set.add({}, {0.39f, -0.0435f, -0.3775f});
+  set.add({}, {0.39f, -0.0534f, 0.2020f});
+  REQUIRE(closest_pair_gap(set) < -0.02f);
+  const std::vector<glm::vec3> velocities(set.size(), glm::vec3(0, -1, 0));
+  for (int frame = 0; frame < 60; ++frame) {
+    set.update(velocities, 1.f / 60.f);
+    for (std::uint32_t i = 0; i < set.size(); ++i)
+      REQUIRE(deepest_gap(world, set.controller(CharacterId{i})) >= -k_penetration_tolerance);
+  }
+  CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
+  for (std::uint32_t i = 0; i < set.size(); ++i)
+    CHECK(set.controller(CharacterId{i}).ground().state == GroundState::on_ground);
+}
+
 TEST_CASE("a hundred characters put at one spot: every update within the moves' budgets, and the pile opens") {
   // Each is inside all the others, so a move meets 99 capsules: the presses of one update, each
   // moving the ones that stopped a push out of the pile aside, made up to 1,800 such moves. The
@@ -146,23 +178,39 @@ TEST_CASE("a hundred characters put at one spot: every update within the moves' 
   }
 }
 
-TEST_CASE("seeded piles of 2 to 20 characters, in the open, by walls and in a corridor: none deeper in a wall, "
-          "all but a few apart") {
+TEST_CASE("seeded piles of 2 to 20 characters, in the open, by walls, in a corridor and on bumpy terrain: none "
+          "deeper in a wall, all but a few apart") {
   // Feet put at random within up to 0.5 m of one spot: with no wall; one, or two meeting in a
-  // corner, up to 1 m away; or between the walls of a corridor 1.4 m wide (some characters put
-  // into them). Piles come apart from their rim inward; those packed against a wall slide
-  // along it out of one another.
-  enum class Around { open, walls, corridor };
+  // corner, up to 1 m away; between the walls of a corridor 1.4 m wide; or on terrain with
+  // 0.25 m bumps by a wall 0.7 m away (some characters put into them). Piles come apart from
+  // their rim inward; those packed against a wall slide along it out of one another, up and
+  // down the terrain.
+  enum class Around { open, walls, corridor, terrain };
   constexpr int k_seeds = 100;  // of each
   constexpr int k_frames = 240; // 4 s
-  std::array<int, 3> apart_count{};
-  for (int seed = 0; seed < 3 * k_seeds; ++seed) {
+  std::array<int, 4> apart_count{};
+  for (int seed = 0; seed < 4 * k_seeds; ++seed) {
     CAPTURE(seed);
     std::mt19937 rng(static_cast<std::uint32_t>(seed));
     std::uniform_real_distribution<float> unit(0.f, 1.f);
     World world;
-    add_floor(world);
     const auto around = static_cast<Around>(seed / k_seeds);
+    if (around == Around::terrain) {
+      HeightfieldDef def;
+      def.rows = def.columns = 41;
+      def.cell_size = {0.25f, 0.25f};
+      def.origin = {-5.f, 0.f, -5.f};
+      const float phase = 6.28f * unit(rng);
+      for (int r = 0; r < def.rows; ++r)
+        for (int c = 0; c < def.columns; ++c) {
+          const float x = -5.f + 0.25f * static_cast<float>(c), z = -5.f + 0.25f * static_cast<float>(r);
+          def.heights.push_back(0.25f * std::sin(2.1f * x + phase) * std::cos(1.7f * z) + 0.1f * x);
+        }
+      world.set_terrain(Heightfield(std::move(def)));
+      add_box(world, {0.7f, -2, -5}, {2, 3, 5});
+    } else {
+      add_floor(world);
+    }
     if (around == Around::walls) {
       const float x = 0.6f + 0.4f * unit(rng);
       add_box(world, {x, 0, -10}, {3, 3, 10});
@@ -179,7 +227,8 @@ TEST_CASE("seeded piles of 2 to 20 characters, in the open, by walls and in a co
     for (int i = 0; i < count; ++i) {
       const float x = spread * (2.f * unit(rng) - 1.f);
       const float z = spread * (2.f * unit(rng) - 1.f);
-      set.add({}, {x, 0.01f, z}, {.push = push});
+      const float ground = around == Around::terrain ? world.terrain()->height_at(x, z) + 0.05f : 0.01f;
+      set.add({}, {x, ground, z}, {.push = push});
     }
     std::vector<float> put_depth(set.size());
     for (std::uint32_t i = 0; i < set.size(); ++i)
@@ -195,10 +244,12 @@ TEST_CASE("seeded piles of 2 to 20 characters, in the open, by walls and in a co
     apart_count[static_cast<std::size_t>(around)] += apart ? 1 : 0;
   }
   MESSAGE("apart within 4 s, of " << k_seeds << " each: " << apart_count[0] << " in the open, " << apart_count[1]
-                                  << " by walls, " << apart_count[2] << " in a corridor");
+                                  << " by walls, " << apart_count[2] << " in a corridor, " << apart_count[3]
+                                  << " on terrain");
   CHECK(apart_count[0] >= 99);
   CHECK(apart_count[1] >= 99);
   CHECK(apart_count[2] >= 97);
+  CHECK(apart_count[3] >= 97);
 }
 
 } // namespace glide::test
