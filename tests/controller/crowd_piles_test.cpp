@@ -9,6 +9,36 @@
 
 namespace glide::test {
 
+namespace {
+
+// Terrain over [-5, 5] m in x and z, 0.25 m cells: bumps of 0.25 m (their pattern shifted by
+// `phase`, radians) on ground rising 0.1 m a metre toward +x.
+Heightfield bumpy_terrain(float phase) {
+  HeightfieldDef def;
+  def.rows = def.columns = 41;
+  def.cell_size = {0.25f, 0.25f};
+  def.origin = {-5.f, 0.f, -5.f};
+  for (int r = 0; r < def.rows; ++r)
+    for (int c = 0; c < def.columns; ++c) {
+      const float x = -5.f + 0.25f * static_cast<float>(c), z = -5.f + 0.25f * static_cast<float>(r);
+      def.heights.push_back(0.25f * std::sin(2.1f * x + phase) * std::cos(1.7f * z) + 0.1f * x);
+    }
+  return Heightfield(std::move(def));
+}
+
+// Updates the set for `frames` at 60 Hz, every character standing still, none ever inside a
+// piece (within the tolerance).
+void stand_still(const World& world, CharacterSet& set, int frames) {
+  const std::vector<glm::vec3> velocities(set.size(), glm::vec3(0, -1, 0));
+  for (int frame = 0; frame < frames; ++frame) {
+    set.update(velocities, 1.f / 60.f);
+    for (std::uint32_t i = 0; i < set.size(); ++i)
+      REQUIRE(deepest_gap(world, set.controller(CharacterId{i})) >= -k_penetration_tolerance);
+  }
+}
+
+} // namespace
+
 TEST_CASE("characters put into one another part within a second and a half, on the floor, none into a wall") {
   // A pile as a spawn or a teleport leaves it, beside a wall. Those inside others push out of
   // them past those at the skin round them, and move aside those their push presses on, as a
@@ -87,12 +117,7 @@ TEST_CASE("two characters inside each other in a corner, each against a wall, sl
   set.add({}, p);
   set.add({}, q);
   REQUIRE(closest_pair_gap(set) < -0.3f);
-  const std::vector<glm::vec3> velocities(set.size(), glm::vec3(0, -1, 0));
-  for (int frame = 0; frame < 30; ++frame) {
-    set.update(velocities, 1.f / 60.f);
-    for (std::uint32_t i = 0; i < set.size(); ++i)
-      REQUIRE(deepest_gap(world, set.controller(CharacterId{i})) >= -k_penetration_tolerance);
-  }
+  stand_still(world, set, 30);
   CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
   // Along the walls: p toward -x, q toward -z, each still at its wall.
   const glm::vec3 a = set.controller(CharacterId{0}).position(), b = set.controller(CharacterId{1}).position();
@@ -107,27 +132,13 @@ TEST_CASE("two characters inside each other by a wall on bumpy terrain slide apa
   // ran into the rising ground and, slid along that, into the wall, four times a move. Along
   // the crease of the two it gets out.
   World world;
-  HeightfieldDef def;
-  def.rows = def.columns = 41;
-  def.cell_size = {0.25f, 0.25f};
-  def.origin = {-5.f, 0.f, -5.f};
-  for (int r = 0; r < def.rows; ++r)
-    for (int c = 0; c < def.columns; ++c) {
-      const float x = -5.f + 0.25f * static_cast<float>(c), z = -5.f + 0.25f * static_cast<float>(r);
-      def.heights.push_back(0.25f * std::sin(2.1f * x + 2.87658525f) * std::cos(1.7f * z) + 0.1f * x);
-    }
-  world.set_terrain(Heightfield(std::move(def)));
+  world.set_terrain(bumpy_terrain(2.87658525f));
   add_box(world, {0.7f, -2, -5}, {2, 3, 5});
   CharacterSet set(world);
   set.add({}, {0.39f, -0.0435f, -0.3775f});
   set.add({}, {0.39f, -0.0534f, 0.2020f});
   REQUIRE(closest_pair_gap(set) < -0.02f);
-  const std::vector<glm::vec3> velocities(set.size(), glm::vec3(0, -1, 0));
-  for (int frame = 0; frame < 60; ++frame) {
-    set.update(velocities, 1.f / 60.f);
-    for (std::uint32_t i = 0; i < set.size(); ++i)
-      REQUIRE(deepest_gap(world, set.controller(CharacterId{i})) >= -k_penetration_tolerance);
-  }
+  stand_still(world, set, 60);
   CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
   for (std::uint32_t i = 0; i < set.size(); ++i)
     CHECK(set.controller(CharacterId{i}).ground().state == GroundState::on_ground);
@@ -196,17 +207,7 @@ TEST_CASE("seeded piles of 2 to 20 characters, in the open, by walls, in a corri
     World world;
     const auto around = static_cast<Around>(seed / k_seeds);
     if (around == Around::terrain) {
-      HeightfieldDef def;
-      def.rows = def.columns = 41;
-      def.cell_size = {0.25f, 0.25f};
-      def.origin = {-5.f, 0.f, -5.f};
-      const float phase = 6.28f * unit(rng);
-      for (int r = 0; r < def.rows; ++r)
-        for (int c = 0; c < def.columns; ++c) {
-          const float x = -5.f + 0.25f * static_cast<float>(c), z = -5.f + 0.25f * static_cast<float>(r);
-          def.heights.push_back(0.25f * std::sin(2.1f * x + phase) * std::cos(1.7f * z) + 0.1f * x);
-        }
-      world.set_terrain(Heightfield(std::move(def)));
+      world.set_terrain(bumpy_terrain(6.28f * unit(rng)));
       add_box(world, {0.7f, -2, -5}, {2, 3, 5});
     } else {
       add_floor(world);
