@@ -127,14 +127,16 @@ float Controller::recover(float dt, MoveResult& result) {
     // And characters it is only near give way to those it is inside: in a pile, the skin to
     // those round it may add up to a push that does not clear the one it overlaps, which holds
     // it there.
+    const auto inside_character = [](const Contact& c) { return c.target == HitTarget::character && c.distance < 0.f; };
     const auto stays_inside_character = [&](const glm::vec3& p) {
       return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
-        return c.target == HitTarget::character && c.distance < 0.f && !(glm::dot(p, c.normal) + c.distance >= 0.f);
+        return inside_character(c) && !(glm::dot(p, c.normal) + c.distance >= 0.f);
       });
     };
-    const auto out_of_some_character = [&](const glm::vec3& p) {
+    // Whether push `p` leads out of something of `target` the capsule is inside of.
+    const auto leads_out_of = [&](HitTarget target, const glm::vec3& p) {
       return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
-        return c.target == HitTarget::character && c.distance < 0.f && glm::dot(p, c.normal) > 0.f;
+        return c.target == target && c.distance < 0.f && glm::dot(p, c.normal) > 0.f;
       });
     };
     const auto is_piece = [](const Contact& c) { return c.target != HitTarget::character; };
@@ -157,11 +159,10 @@ float Controller::recover(float dt, MoveResult& result) {
     // pass, then out of the pieces' skin: a pile packed against a wall leaves along it. None
     // when that still leads into a piece, or out of no character.
     const auto along_pieces = [&]() -> std::optional<glm::vec3> {
-      glm::vec3 along =
-          push_from([](const Contact& c) { return c.target == HitTarget::character && c.distance < 0.f; }, {});
+      glm::vec3 along = push_from(inside_character, {});
       slide_along_pieces(along);
       const glm::vec3 p = push_from(is_piece, along);
-      if (leads_into_any(p) || !out_of_some_character(p)) return std::nullopt;
+      if (leads_into_any(p) || !leads_out_of(HitTarget::character, p)) return std::nullopt;
       return p;
     };
     glm::vec3 push = push_from([](const Contact&) { return true; }, glm::vec3(0.f));
@@ -197,17 +198,11 @@ float Controller::recover(float dt, MoveResult& result) {
       // overlaps shrink as a whole and the pile spreads; along the pieces, as above.
       glm::vec3 spread(0.f);
       for (const Contact& c : contacts)
-        if (c.target == HitTarget::character && c.distance < 0.f) spread -= c.normal * (0.5f * c.distance);
+        if (inside_character(c)) spread -= c.normal * (0.5f * c.distance);
       slide_along_pieces(spread);
       push = push_from(is_piece, spread);
       if (leads_into_any(push)) break;
     }
-    // Whether the push, as it stands, leads out of something of `target` the capsule is inside of.
-    const auto leads_out_of = [&](HitTarget target) {
-      return std::any_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
-        return c.target == target && c.distance < 0.f && glm::dot(push, c.normal) > 0.f;
-      });
-    };
     // The push goes through the pieces (and the terrain) it leads out of. One it leads into, by
     // any of its contacts (walls all round, too close to clear them all; the far side of a
     // trench in one mesh; another spike of the terrain), stops it instead: recovery never ends
@@ -225,7 +220,7 @@ float Controller::recover(float dt, MoveResult& result) {
       });
       if (!into) pass_through(c);
     }
-    const bool out_of_piece = leads_out_of(HitTarget::piece);
+    const bool out_of_piece = leads_out_of(HitTarget::piece, push);
     const bool clears = std::all_of(contacts.begin(), contacts.end(), [&](const Contact& c) {
       return skin - c.distance - glm::dot(push, c.normal) <= cleared;
     });
@@ -263,7 +258,7 @@ float Controller::recover(float dt, MoveResult& result) {
     const gjk::Capsule swept = rose ? capsule_at(position_) : swept_capsule();
     // Out of a character, the others are met without the skin: in a pile, those round it at
     // the skin otherwise stop every way out, and the pile never comes apart.
-    const bool out_of_character = !rose && leads_out_of(HitTarget::character);
+    const bool out_of_character = !rose && leads_out_of(HitTarget::character, push);
     const SweepHit hit = [&] {
       struct Inset { // taken back also when a filter or listener throws
         NearbyPieces& nearby;
@@ -275,8 +270,7 @@ float Controller::recover(float dt, MoveResult& result) {
         // those round it.
         float deepest = 0.f;
         for (const Contact& c : contacts)
-          if (c.target == HitTarget::character && c.distance < 0.f && glm::dot(push, c.normal) > 0.f)
-            deepest = std::max(deepest, -c.distance);
+          if (inside_character(c) && glm::dot(push, c.normal) > 0.f) deepest = std::max(deepest, -c.distance);
         // Spreading a pile, by all of it.
         nearby_.set_character_inset(skin + (descend ? 1.f : 0.5f) * deepest);
       }
@@ -300,7 +294,7 @@ float Controller::recover(float dt, MoveResult& result) {
       }
       if (!rising && hit.target != HitTarget::character && terrain_within(0.f)) {
         rising = true;
-      } else if (leads_out_of(HitTarget::character) && hit.target != HitTarget::character &&
+      } else if (leads_out_of(HitTarget::character, push) && hit.target != HitTarget::character &&
                  stop_count < stops.size()) {
         stops[stop_count++] = hit.normal;
       } else if (!descend && out_of_character && hit.target == HitTarget::character && step * fraction <= cleared) {
