@@ -113,14 +113,16 @@ bool Controller::walkable(const glm::vec3& normal) const {
 // steep; the most upward face of the piece through the contact point tells what the character
 // really stands on. Only edges low enough to step over count, so walls stay walls.
 glm::vec3 Controller::surface_normal(HitTarget target, PieceId piece, const glm::vec3& point,
-                                     const glm::vec3& contact_normal, std::uint32_t triangle) const {
+                                     const glm::vec3& contact_normal, std::uint32_t triangle,
+                                     const NearbyPieces::FaceProbe* probe) const {
   const glm::vec3& up = settings_.up;
   if (target != HitTarget::piece || glm::dot(contact_normal, up) <= 0.f) return contact_normal;
   if (glm::dot(point - position_, up) > settings_.step_height + settings_.skin_width) return contact_normal;
   if (triangle != ~0u) return mesh_surface_normal(piece, triangle, point, contact_normal);
   glm::vec3 best = contact_normal;
   // Inside a face the character already touches, that face is the only one through the point.
-  if (const glm::vec3* face = nearby_.face_normal(piece, point, 1e-4f + 1e-6f * glm::length(point))) {
+  const float margin = 1e-4f + 1e-6f * glm::length(point);
+  if (const glm::vec3* face = probe ? probe->face_normal(point, margin) : nearby_.face_normal(piece, point, margin)) {
     if (glm::dot(*face, contact_normal) > 0.f && glm::dot(*face, up) > glm::dot(best, up)) best = *face;
     return best;
   }

@@ -374,8 +374,14 @@ void Controller::update_ground() {
       if (may_be_ground(capsule.segment, o.capsule.segment, up)) grounds.push_back(o);
     if (grounds.size() < characters.size()) nearby_.set_characters(grounds);
   }
-  const std::span<const Contact> contacts =
-      nearby_.closest(*world_, capsule, 2.f * settings_.skin_width, query_filter(), ~std::size_t{0});
+  // Standing on a face with nothing else near, the probe is told from that face alone.
+  const float probe_distance = 2.f * settings_.skin_width;
+  const QueryFilter filter = query_filter();
+  std::span<const Contact> contacts;
+  NearbyPieces::FaceProbe face;
+  if (ground_.target != HitTarget::piece ||
+      !nearby_.closest_on_face(*world_, capsule, probe_distance, filter, ground_.piece, contacts, face))
+    contacts = nearby_.closest(*world_, capsule, probe_distance, filter, ~std::size_t{0});
   nearby_.set_characters(characters);
   // Other characters move without a world revision: recover trusts the probe for the pieces
   // and looks at the characters anew (NearbyPieces::character_closer), so a character close now
@@ -384,7 +390,8 @@ void Controller::update_ground() {
   for (const Contact& c : contacts) {
     if (c.distance < recovery_gap() && c.target != HitTarget::character) probe_cache_.overlapping = true;
     if (glm::dot(c.normal, up) <= 1e-3f) continue;
-    const glm::vec3 surface = surface_normal(c.target, c.piece, c.point_on_piece, c.normal, c.triangle);
+    const glm::vec3 surface = surface_normal(c.target, c.piece, c.point_on_piece, c.normal, c.triangle,
+                                             face.face != nullptr ? &face : nullptr);
     const bool walk = walkable(surface);
     const float score = glm::dot(surface, up) + (walk ? 2.f : 0.f);
     if (score <= best) continue;

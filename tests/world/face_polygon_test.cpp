@@ -196,3 +196,71 @@ TEST_CASE("FacePolygon of a terrain triangle equals GJK from either side") {
   CHECK(answered > 1000);
   CHECK(below > 200); // both sides of the triangle were met
 }
+
+namespace {
+
+bool same_bits(const gjk::DistanceResult& a, const gjk::DistanceResult& b) {
+  return a.distance == b.distance && a.normal == b.normal && a.point_a == b.point_a && a.point_b == b.point_b;
+}
+
+} // namespace
+
+TEST_CASE("FacePolygon::distance_within equals distance() to the bit, and holds_inside_by equals holds") {
+  // Segments walking over a face (upright, tilted, nearly along it), across its rim and off it;
+  // ordinary pieces, slivers and pieces thousands of metres from the origin.
+  std::mt19937 rng(5150);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f), gap(0.001f, 0.5f);
+  int asked = 0, answered = 0, walked_rim = 0, refused_inside = 0, holds_checked = 0;
+  for (int piece = 0; piece < 300; ++piece) {
+    Placed p = random_piece(rng, piece);
+    if (piece % 3 == 1) // far from the origin
+      p = place(p.hull, {p.transform.rotation, p.transform.translation + glm::vec3(4000.f, -2500.f, 3000.f)});
+    if (piece % 3 == 2) // a sliver: a box 1 cm thick
+      p = place(gjk::ConvexHull::box({2.f * (unit(rng) + 1.1f), 0.005f, 0.5f * (unit(rng) + 1.1f)}), p.transform);
+    // A face of the hull, from a point inside one of its triangles.
+    const gjk::HullFace& f = p.hull.faces()[rng() % p.hull.faces().size()];
+    const std::span<const glm::vec3> v = p.hull.vertices();
+    const glm::vec3 on_face = p.transform.apply((v[f.vertices[0]] + v[f.vertices[1]] + v[f.vertices[2]]) / 3.f);
+    const FacePolygon face(p.hull, p.transform, p.transform.rotation * f.normal, on_face);
+    if (face.empty()) continue;
+    const glm::vec3 n = face.normal();
+    // Upright on the face, tilted, or nearly along it (then the answer is distance()'s alone).
+    const int kind = piece % 4;
+    const glm::vec3 axis =
+        glm::normalize(kind == 3 ? glm::cross(n, glm::vec3(unit(rng), unit(rng), unit(rng))) + 1e-7f * n
+                                 : n + (kind == 2 ? 0.6f : 0.f) * glm::vec3(unit(rng), unit(rng), unit(rng)));
+    glm::vec3 foot = on_face + n * gap(rng);
+    FacePolygon::InsideDisc disc;
+    for (int q = 0; q < 60; ++q) {
+      // Centimetre steps along the face, now and then a stride that may cross the rim.
+      const float stride = q % 15 == 14 ? 1.5f : 0.03f;
+      glm::vec3 step{unit(rng), unit(rng), unit(rng)};
+      step = stride * (step - n * glm::dot(step, n));
+      foot += step;
+      const gjk::Segment s{foot, foot + axis * (0.5f + 0.5f * (unit(rng) + 1.f))};
+      gjk::DistanceResult want, got;
+      float inside_by = -1.f;
+      const bool full = face.distance(s, want);
+      const bool quick = face.distance_within(s, disc, got, inside_by);
+      ++asked;
+      if (!quick) {
+        walked_rim += !full;
+        refused_inside += full;
+        if (!full) foot -= step; // back onto the face: the walk stays about its rim
+        continue;
+      }
+      ++answered;
+      REQUIRE(full);
+      CHECK(same_bits(got, want));
+      CHECK(inside_by > 0.f);
+      for (const float margin : {1e-4f + 1e-6f * glm::length(got.point_b), 1e-3f, 0.05f, 0.4f}) {
+        CHECK(face.holds_inside_by(got.point_b, margin, inside_by) == face.holds(got.point_b, margin));
+        ++holds_checked;
+      }
+    }
+  }
+  CHECK(answered > asked / 3);
+  CHECK(walked_rim > 500);   // walks left their face often
+  CHECK(refused_inside > 0); // nearly along a face it refuses, and distance() answers
+  CHECK(holds_checked > 4 * 2000);
+}

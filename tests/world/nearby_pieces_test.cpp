@@ -208,3 +208,92 @@ TEST_CASE("character_closer finds a character exactly when overlap_capsule lists
   CHECK(closer > checked / 10); // the family exercises both answers
   CHECK(closer < checked * 9 / 10);
 }
+
+namespace {
+
+bool same_bits(const Contact& a, const Contact& b) {
+  return a.target == b.target && a.piece == b.piece && a.character == b.character && a.distance == b.distance &&
+         a.depth == b.depth && a.point_on_piece == b.point_on_piece && a.point_on_segment == b.point_on_segment &&
+         a.normal == b.normal && a.triangle == b.triangle;
+}
+
+} // namespace
+
+TEST_CASE("closest_on_face lists what closest lists, to the bit, and tells face_normal's answers") {
+  // Capsules walking on slabs (flat, tilted, far from the origin) among small pieces, terrain
+  // and other characters. One NearbyPieces asks closest_on_face first, its twin closest only;
+  // each step also sweeps, so the caches both keep must stay the same for the answers to.
+  World world;
+  std::mt19937 rng(8080);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f);
+  std::vector<PieceId> slabs;
+  std::vector<glm::vec3> tops;
+  for (int k = 0; k < 6; ++k) {
+    const glm::vec3 at = k == 5 ? glm::vec3(3000.f, 200.f, -2000.f) : glm::vec3(30.f * float(k) - 60.f, 0.f, 0.f);
+    const glm::quat tilt = glm::angleAxis(0.3f * float(k % 3) * unit(rng), glm::normalize(glm::vec3(1, 0, 1)));
+    slabs.push_back(world.add_piece(gjk::ConvexHull::box({10.f, 0.5f, 10.f}), {tilt, at}));
+    tops.push_back(at + tilt * glm::vec3(0, 0.5f, 0));
+  }
+  for (int k = 0; k < 200; ++k) {
+    const glm::vec3 at = tops[static_cast<std::size_t>(k % 6)] + glm::vec3(9.f * unit(rng), 0.3f, 9.f * unit(rng));
+    world.add_piece(gjk::ConvexHull::box({0.2f + 0.3f * (unit(rng) + 1.f), 0.3f, 0.3f}), {{1, 0, 0, 0}, at});
+  }
+  world.set_terrain(test::wavy_terrain(), 2u); // under the first slabs, near their low sides
+  world.update();
+
+  int asked = 0, told = 0, on_face = 0;
+  for (int walk = 0; walk < 120; ++walk) {
+    const std::size_t slab = static_cast<std::size_t>(walk % 6);
+    const QueryFilter filter = walk_filter(walk);
+    const glm::vec3 n = glm::normalize(world.transform(slabs[slab]).rotation * glm::vec3(0, 1, 0));
+    const float radius = 0.3f + 0.1f * unit(rng);
+    glm::vec3 feet = tops[slab] + glm::vec3(8.f * unit(rng), 0.f, 8.f * unit(rng));
+    feet += n * (radius + 0.01f - glm::dot(feet - tops[slab], n)); // the skin above the slab
+    std::vector<CapsuleObstacle> others;
+    if (walk % 4 == 3)
+      for (std::uint32_t k = 0; k < 5; ++k) {
+        const glm::vec3 at = feet + glm::vec3(3.f * unit(rng), 0.f, 3.f * unit(rng));
+        others.push_back({{{at, at + n}, 0.3f}, {}, 1u, CharacterId{k}});
+      }
+    NearbyPieces quick, full;
+    quick.set_characters(others);
+    full.set_characters(others);
+    glm::vec3 dir = glm::normalize(glm::vec3(unit(rng), 0.f, unit(rng)));
+    for (int step = 0; step < 80; ++step) {
+      const gjk::Capsule c{{feet, feet + n * 1.2f}, radius};
+      std::span<const Contact> got;
+      NearbyPieces::FaceProbe probe;
+      ++asked;
+      if (quick.closest_on_face(world, c, 0.02f, filter, slabs[slab], got, probe))
+        ++told;
+      else
+        got = quick.closest(world, c, 0.02f, filter, ~std::size_t{0});
+      const std::vector<Contact> listed(got.begin(), got.end());
+      const std::span<const Contact> expected = full.closest(world, c, 0.02f, filter, ~std::size_t{0});
+      REQUIRE(listed.size() == expected.size());
+      for (std::size_t i = 0; i < listed.size(); ++i) CHECK(same_bits(listed[i], expected[i]));
+      if (probe.face != nullptr && !listed.empty()) {
+        const glm::vec3& point = listed[0].point_on_piece;
+        for (const float margin : {1e-4f + 1e-6f * glm::length(point), 0.05f, 1.f}) {
+          const glm::vec3* a = probe.face_normal(point, margin);
+          const glm::vec3* b = full.face_normal(slabs[slab], point, margin);
+          REQUIRE((a == nullptr) == (b == nullptr));
+          if (a != nullptr) CHECK(*a == *b);
+          on_face += a != nullptr;
+        }
+      }
+      // A walk along the slab, now and then a hop off it or down into it.
+      glm::vec3 motion = 0.2f * (dir - n * glm::dot(dir, n));
+      if (step % 17 == 16) motion += n * 0.3f * unit(rng);
+      const SweepHit a = quick.sweep_capsule(world, c, motion, filter, {});
+      const SweepHit b = full.sweep_capsule(world, c, motion, filter, {});
+      REQUIRE(a.hit == b.hit);
+      CHECK(a.fraction == b.fraction);
+      feet += motion * (a.hit ? a.fraction : 1.f);
+      if (a.hit) dir = glm::normalize(glm::vec3(unit(rng), 0.f, unit(rng)));
+    }
+  }
+  CHECK(told > asked / 2);
+  CHECK(told < asked); // obstacles, characters and the rims send some to closest
+  CHECK(on_face > 1000);
+}

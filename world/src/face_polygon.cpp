@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace glide {
 
@@ -75,6 +76,7 @@ void FacePolygon::add_rim_edge(const glm::vec3& from, const glm::vec3& to) {
   // Counter-clockwise seen from outside: the inside is to the left, along normal x edge.
   const glm::vec3 edge = to - from;
   const glm::vec3 inward = glm::cross(normal_, edge);
+  extent_ = std::max({extent_, glm::length(from), glm::length(to)});
   rim_[static_cast<std::size_t>(edge_count_++)] =
       glm::vec4(inward, glm::dot(inward, from) + 1e-6f * glm::dot(edge, edge));
 }
@@ -93,7 +95,7 @@ bool FacePolygon::inside(const glm::vec3& q) const {
 }
 
 bool FacePolygon::holds(const glm::vec3& point, float margin) const {
-  if (empty() || !(std::abs(glm::dot(normal_, point) - offset_) <= margin)) return false;
+  if (empty() || !on_plane(point, margin)) return false;
   for (int i = 0; i < edge_count_; ++i) {
     const glm::vec4& r = rim_[static_cast<std::size_t>(i)];
     const glm::vec3 inward(r);
@@ -122,13 +124,50 @@ bool FacePolygon::distance(const gjk::Segment& segment, gjk::DistanceResult& out
     if (fb <= 0.f) hi = std::min(hi, fa / (fa - fb));
   }
   if (!(lo <= hi)) return false;
-  const float s = hi;
+  finish_distance(segment, ga, gb, hi, out);
+  return true;
+}
+
+void FacePolygon::finish_distance(const gjk::Segment& segment, float ga, float gb, float s,
+                                  gjk::DistanceResult& out) const {
+  const glm::vec3 &a = segment.a, &b = segment.b;
   out = {};
   out.distance = ga + s * (gb - ga);
   out.normal = normal_;
   out.point_a = a + s * (b - a);
   out.point_b = out.point_a - normal_ * out.distance;
+}
+
+// Not along the face, distance() takes the nearer end alone (lo = hi = s): it holds when that
+// end's projection is inside every edge, and the walk over the rim changes nothing else.
+bool FacePolygon::distance_within(const gjk::Segment& segment, InsideDisc& disc, gjk::DistanceResult& out,
+                                  float& inside_by) const {
+  if (empty()) return false;
+  const glm::vec3 &a = segment.a, &b = segment.b;
+  const float ga = glm::dot(normal_, a) - offset_, gb = glm::dot(normal_, b) - offset_;
+  if (!(std::min(ga, gb) > 0.f)) return false;
+  if (std::abs(ga - gb) <= 1e-6f * (1.f + std::abs(ga) + std::abs(gb))) return false; // along
+  const float s = gb < ga ? 1.f : 0.f;
+  const glm::vec3 end = s == 0.f ? a - normal_ * ga : b - normal_ * gb; // as distance() projects it
+  float moved = glm::length(end - disc.centre);
+  if (!(moved < disc.radius)) {
+    disc = {end, clearance(end) - 2.f * rounding(end)};
+    moved = 0.f;
+    if (!(disc.radius > 0.f)) return false;
+  }
+  inside_by = disc.radius - moved;
+  finish_distance(segment, ga, gb, s, out);
   return true;
+}
+
+float FacePolygon::clearance(const glm::vec3& q) const {
+  float least = std::numeric_limits<float>::infinity();
+  for (int i = 0; i < edge_count_; ++i) {
+    const glm::vec4& r = rim_[static_cast<std::size_t>(i)];
+    const glm::vec3 inward(r);
+    least = std::min(least, (glm::dot(inward, q) - r.w) / glm::length(inward));
+  }
+  return least;
 }
 
 bool FacePolygon::time_of_impact(const gjk::Segment& segment, float radius, const glm::vec3& motion,

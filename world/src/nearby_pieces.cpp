@@ -134,6 +134,7 @@ inline bool overlaps_from_above(const gjk::Aabb& a, const gjk::Aabb& box) {
 } // namespace
 
 void NearbyPieces::learn_face(Entry& e, const gjk::DistanceResult& d) const {
+  e.inside = {};
   if (!(d.distance > 0.f))
     e.face = FacePolygon();
   else if (e.target == HitTarget::terrain)
@@ -449,6 +450,59 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
     }
   }
   return contacts;
+}
+
+// overlap_capsule and closest, pass by pass, when the only thing in the box is the face: the
+// entries they would look at, the ground's plane test, distance_to's cache and plane, the
+// contact as contact_from makes it.
+bool NearbyPieces::closest_on_face(const World& world, const gjk::Capsule& capsule, float max_distance,
+                                   const QueryFilter& filter, PieceId piece, std::span<const Contact>& contacts,
+                                   FaceProbe& probe) {
+  if (!detail::valid_capsule(capsule) || !std::isfinite(max_distance)) return false;
+  max_distance = std::max(max_distance, -capsule.radius);
+  const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));
+  note_query(box);
+  reach(world, box, margin_);
+  Entry* ground = nullptr;
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    Entry& e = entries_[i];
+    if (!accepts(e, filter) || !overlaps_from_above(bounds_[i], box)) continue;
+    const bool meets = bounds_[i].overlaps(box);
+    if (meets && e.target == HitTarget::piece && !e.triangle && e.piece == piece)
+      ground = &e;
+    else if (meets || e.target == HitTarget::terrain) // a terrain triangle may hold the capsule under it
+      return false;
+  }
+  for (const CapsuleObstacle& o : characters_)
+    if ((o.layers & filter.layer_mask) != 0 && gjk::capsule_bounds(o.capsule).overlaps(box)) return false;
+  if (ground == nullptr) return false;
+  std::vector<Contact>& list = contact_list();
+  list.clear();
+  probe = {};
+  contacts = list;
+  if (ground->has_plane && plane_skips(ground->plane_normal, ground->plane_offset, capsule.segment,
+                                       capsule.radius + max_distance, glm::vec3(0.f), 0.f, 0.f, false))
+    return true;
+  if (ground->has_known && ground->known_segment.a == capsule.segment.a && ground->known_segment.b == capsule.segment.b)
+    return false; // distance_to would answer from its cache, which GJK may have filled
+  gjk::DistanceResult d;
+  float inside_by = 0.f;
+  if (!ground->face.distance_within(capsule.segment, ground->inside, d, inside_by) || !(d.distance > 0.f)) return false;
+  ground->known_segment = capsule.segment;
+  ground->known = d;
+  ground->has_known = true;
+  if (!ground->has_plane || ground->plane_normal != d.normal) learn_plane(*ground, d.normal);
+  if (d.distance - capsule.radius > max_distance) return true;
+  Contact& c = list.emplace_back();
+  c.target = HitTarget::piece;
+  c.piece = ground->piece;
+  c.distance = d.distance - capsule.radius;
+  c.point_on_piece = d.point_b;
+  c.point_on_segment = d.point_a;
+  c.normal = d.normal;
+  contacts = list;
+  probe = {&ground->face, inside_by};
+  return true;
 }
 
 bool NearbyPieces::character_closer(const gjk::Capsule& capsule, float gap, float max_distance,

@@ -5,10 +5,12 @@
 #include <glide/gjk/shapes.hpp>
 #include <glide/gjk/toi.hpp>
 
+#include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
 #include <array>
+#include <cmath>
 
 namespace glide {
 
@@ -39,6 +41,21 @@ public:
   /// along the face, the pair reported is the one nearest its `b` end over the face.
   bool distance(const gjk::Segment& segment, gjk::DistanceResult& out) const;
 
+  /// A disc on the plane whose points all lie inside the rim, by more than the rounding of
+  /// the tests that ask it (distance()'s and holds()'s): a walk across the face asks the rim
+  /// once per disc instead of once per query.
+  struct InsideDisc {
+    glm::vec3 centre{0.f};
+    float radius = -1.f; ///< (m); not positive: no disc yet
+  };
+
+  /// distance(), the same result to the bit, for a segment whose nearest point is one of its
+  /// ends (it does not run along the face): the rim is walked only when that end's projection
+  /// leaves `disc`, which is then moved there. `inside_by` (m) is how far inside the rim the
+  /// projection lies, at least. False where distance() would be false or the segment runs
+  /// along the face.
+  bool distance_within(const gjk::Segment& segment, InsideDisc& disc, gjk::DistanceResult& out, float& inside_by) const;
+
   /// Time of impact of the segment with `radius` moving by `motion`, when the capsule reaches
   /// the face's plane over its interior (then nothing else of the hull came first) or never
   /// reaches the plane: `start` is the distance at t = 0 (from distance() or GJK). The time is
@@ -51,16 +68,32 @@ public:
   /// `margin` inside its rim: then this face is the only one of the hull through it.
   bool holds(const glm::vec3& point, float margin) const;
 
+  /// holds() for a point known to lie at least `inside_by` (m) inside the rim (distance_within):
+  /// the same answer where that is more than `margin` (else holds() decides).
+  bool holds_inside_by(const glm::vec3& point, float margin, float inside_by) const {
+    return inside_by > margin + rounding(point) ? on_plane(point, margin) : holds(point, margin);
+  }
+
   /// Outward unit normal (world).
   const glm::vec3& normal() const { return normal_; }
 
 private:
   bool inside(const glm::vec3& q) const;
+  bool on_plane(const glm::vec3& point, float margin) const {
+    return std::abs(glm::dot(normal_, point) - offset_) <= margin;
+  }
+  // How far inside the rim `q` (on the plane) lies, the least over the edges (m).
+  float clearance(const glm::vec3& q) const;
+  // What float rounding may take from a rim test at `q`: about 80 float epsilons of the
+  // coordinates involved, the query's and the rim's.
+  float rounding(const glm::vec3& q) const { return 1e-4f + 1e-5f * (glm::length(q) + extent_); }
+  void finish_distance(const gjk::Segment& segment, float ga, float gb, float s, gjk::DistanceResult& out) const;
   void add_rim_edge(const glm::vec3& from, const glm::vec3& to);
   void keep_if_inside(const glm::vec3& point);
 
   glm::vec3 normal_{0.f}; ///< world, unit
   float offset_ = 0.f;    ///< plane: dot(normal_, x) = offset_ (m)
+  float extent_ = 0.f;    ///< largest distance of a rim vertex from the origin (m)
   int edge_count_ = 0;
   /// Per rim edge, in the plane: xyz points inward, w is the limit with the margin included.
   std::array<glm::vec4, k_max_edges> rim_{};

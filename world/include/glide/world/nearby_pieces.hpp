@@ -97,6 +97,22 @@ public:
   /// stays valid until the next query.
   std::span<const Contact> closest(const World& world, const gjk::Capsule& capsule, float max_distance,
                                    const QueryFilter& filter, std::size_t max_contacts);
+  /// What closest_on_face knows of the face it asked: face_normal() for that face's points,
+  /// without looking for its piece or, mostly, walking its rim.
+  struct FaceProbe {
+    const FacePolygon* face = nullptr; ///< null: no contact came from a face
+    float inside_by = 0.f;             ///< the contact's point lies this far inside the rim, at least (m)
+    const glm::vec3* face_normal(const glm::vec3& point, float margin) const {
+      return face != nullptr && face->holds_inside_by(point, margin, inside_by) ? &face->normal() : nullptr;
+    }
+  };
+  /// closest() with every contact, the same to the bit, told cheaply for a capsule standing
+  /// over the inside of a face of `piece` and near nothing else: no other piece held, no
+  /// terrain and no character comes into the query's box. `probe` then tells face_normal()
+  /// for the contact's point (valid until the next query). False (nothing listed) when it
+  /// cannot tell so: then ask closest().
+  bool closest_on_face(const World& world, const gjk::Capsule& capsule, float max_distance, const QueryFilter& filter,
+                       PieceId piece, std::span<const Contact>& contacts, FaceProbe& probe);
   /// World::raycast over the held pieces (terrain rays go to the heightfield, exactly).
   RayHit raycast(const World& world, const glm::vec3& origin, const glm::vec3& dir, float max_t,
                  const QueryFilter& filter, const SweepSettings& settings);
@@ -120,8 +136,9 @@ private:
     std::uint8_t edges = 0; ///< that triangle's active edges (TriangleMesh::active_edges)
     PieceId piece;
     const gjk::ConvexHull* hull = nullptr; ///< piece: its hull in local space (null for a mesh's triangle)
-    FacePolygon face;        ///< the face the last GJK closest points lay inside (empty: an edge or vertex)
-    std::uint32_t order = 0; ///< terrain walk order; a mesh triangle's index
+    FacePolygon face;               ///< the face the last GJK closest points lay inside (empty: an edge or vertex)
+    FacePolygon::InsideDisc inside; ///< of `face`: where closest_on_face needs not walk its rim
+    std::uint32_t order = 0;        ///< terrain walk order; a mesh triangle's index
     std::uint32_t mesh_triangle() const { return triangle ? order : ~0u; }
     // Every point of the shape has dot(plane_normal, p) <= plane_offset.
     bool has_plane = false;
