@@ -453,9 +453,9 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       if (i + k_prefetch_ahead < end) {
-        // Only what prepare reads: the fields up to the listener, half the controller.
+        // Only what prepare reads: the fields up to the ground, a third of the controller.
         const Controller& k = *characters_[i + k_prefetch_ahead].controller;
-        prefetch(k, static_cast<std::size_t>(reinterpret_cast<const char*>(&k.listener_ + 1) -
+        prefetch(k, static_cast<std::size_t>(reinterpret_cast<const char*>(&k.ground_ + 1) -
                                              reinterpret_cast<const char*>(&k)));
       }
       characters_[i].controller->follow_origin(); // after a World::shift_origin

@@ -260,6 +260,11 @@ private:
   ControllerSettings settings_;
   float max_slope_cos_ = 0.f; // cos(settings_.max_slope): every contact's walkability asks it
   glm::vec3 position_{0.f};
+  // Before the ground, with the settings and the position: CharacterSet::prepare reads these of
+  // every character, and fetches the controller up to the ground alone.
+  // The world's revision when the last move ended: pieces whose motion is newer moved since.
+  std::uint64_t seen_revision_ = 0;
+  ContactListener* listener_ = nullptr;
   glm::dvec3 origin_{0.0}; // the world's origin position_ and ground_ are relative to
   GroundInfo ground_;
   // What the last ground probe saw, so the next move can skip the overlap query of recovery
@@ -286,8 +291,6 @@ private:
     PieceId piece;
     std::uint64_t serial = 0;
   } ridden_;
-  // The world's revision when the last move ended: pieces whose motion is newer moved since.
-  std::uint64_t seen_revision_ = 0;
   // What a move changes besides the query caches: a CharacterSet takes a move back with it.
   struct Checkpoint {
     glm::vec3 position{0.f};
@@ -327,7 +330,6 @@ private:
   /// save_state's bytes over `to`, k_state_bytes long.
   void write_state(std::span<std::byte> to);
   std::vector<PieceId> pushers_; // scratch of be_pushed
-  ContactListener* listener_ = nullptr;
   MoveTrace trace_;
   // The pieces around the character, gathered once for many moves; a cache, so queries that
   // are logically const fill it.
