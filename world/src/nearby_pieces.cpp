@@ -254,10 +254,18 @@ void NearbyPieces::gather_triangles(const World& world, PieceId id, std::uint32_
 
 void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin) {
   margin_ = std::isfinite(margin) && margin >= 0.f ? margin : k_default_margin;
-  if (world_ == &world && box_.contains(box)) {
-    if (revision_ == world.revision()) return;
-    if (structure_revision_ == world.structure_revision()) return take_moves(world);
-  }
+  hold(world, box);
+}
+
+// Every query starts here, with the margin it has, and nearly always finds its box held.
+inline void NearbyPieces::hold(const World& world, const gjk::Aabb& box) {
+  if (world_ == &world && box_.contains(box) && revision_ == world.revision()) return;
+  gather(world, box);
+}
+
+[[gnu::noinline]] void NearbyPieces::gather(const World& world, const gjk::Aabb& box) {
+  if (world_ == &world && box_.contains(box) && structure_revision_ == world.structure_revision())
+    return take_moves(world);
   // What a piece taught while held before stays true while it has not moved: the same pieces
   // (no adds or removes since) and a motion older than the last gather.
   const bool same_pieces = world_ == &world && structure_revision_ == world.structure_revision();
@@ -324,7 +332,7 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   if (!detail::valid_capsule(capsule) || !detail::finite(motion)) return {};
   const gjk::Aabb box = gjk::capsule_bounds(capsule);
   const gjk::Aabb reach_box = box.swept(motion);
-  reach(world, reach_box, margin_);
+  hold(world, reach_box);
   note_query(reach_box);
   // Most sweeps of a walk meet nothing held (the floor lies below the capsule's bounds): that
   // is told before anything else is set up.
@@ -406,7 +414,7 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
   max_distance = std::max(max_distance, -capsule.radius);
   const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));
   note_query(box);
-  reach(world, box, margin_);
+  hold(world, box);
   for (int pass = 0; pass < 2; ++pass) {
     // Pieces first, then terrain in walk order, as World::overlap_capsule lists them.
     const HitTarget target = pass == 0 ? HitTarget::piece : HitTarget::terrain;
@@ -462,7 +470,7 @@ bool NearbyPieces::closest_on_face(const World& world, const gjk::Capsule& capsu
   max_distance = std::max(max_distance, -capsule.radius);
   const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));
   note_query(box);
-  reach(world, box, margin_);
+  hold(world, box);
   Entry* ground = nullptr;
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     Entry& e = entries_[i];
@@ -555,7 +563,7 @@ RayHit NearbyPieces::raycast(const World& world, const glm::vec3& origin, const 
                              const QueryFilter& filter, const SweepSettings& settings) {
   glm::vec3 motion;
   if (!detail::ray_motion(origin, dir, max_t, motion)) return {};
-  reach(world, gjk::Aabb::of_point(origin).swept(motion), margin_);
+  hold(world, gjk::Aabb::of_point(origin).swept(motion));
   const gjk::ToiSettings toi = detail::toi_settings(settings);
   detail::HitCollector hits(detail::fraction_of(settings.tie_distance, motion));
   const float slack = detail::fraction_of(toi.tolerance, motion);

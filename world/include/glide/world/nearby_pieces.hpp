@@ -163,6 +163,8 @@ private:
   void gather_triangles(const World& world, PieceId id, std::uint32_t layers);
   void add_character_contacts(const gjk::Capsule& capsule, float max_distance, const gjk::Aabb& box,
                               const QueryFilter& filter);
+  void hold(const World& world, const gjk::Aabb& box);   // reach with the margin held
+  void gather(const World& world, const gjk::Aabb& box); // reach's work when the box is not held
   void take_moves(const World& world);
   bool accepts(const Entry& e, const QueryFilter& filter) const;
   bool meets_any(const gjk::Aabb& reach_box, const QueryFilter& filter) const;
