@@ -114,7 +114,7 @@ bool Controller::walkable(const glm::vec3& normal) const {
 // really stands on. Only edges low enough to step over count, so walls stay walls.
 glm::vec3 Controller::surface_normal(HitTarget target, PieceId piece, const glm::vec3& point,
                                      const glm::vec3& contact_normal, std::uint32_t triangle,
-                                     const NearbyPieces::FaceProbe* probe) const {
+                                     const NearbyPieces::FaceProbe& probe) const {
   const glm::vec3& up = settings_.up;
   if (target != HitTarget::piece || glm::dot(contact_normal, up) <= 0.f) return contact_normal;
   if (glm::dot(point - position_, up) > settings_.step_height + settings_.skin_width) return contact_normal;
@@ -122,7 +122,8 @@ glm::vec3 Controller::surface_normal(HitTarget target, PieceId piece, const glm:
   glm::vec3 best = contact_normal;
   // Inside a face the character already touches, that face is the only one through the point.
   const float margin = 1e-4f + 1e-6f * glm::length(point);
-  if (const glm::vec3* face = probe ? probe->face_normal(point, margin) : nearby_.face_normal(piece, point, margin)) {
+  if (const glm::vec3* face =
+          probe.face != nullptr ? probe.face_normal(point, margin) : nearby_.face_normal(piece, point, margin)) {
     if (glm::dot(*face, contact_normal) > 0.f && glm::dot(*face, up) > glm::dot(best, up)) best = *face;
     return best;
   }

@@ -390,8 +390,7 @@ void Controller::update_ground() {
   for (const Contact& c : contacts) {
     if (c.distance < recovery_gap() && c.target != HitTarget::character) probe_cache_.overlapping = true;
     if (glm::dot(c.normal, up) <= 1e-3f) continue;
-    const glm::vec3 surface = surface_normal(c.target, c.piece, c.point_on_piece, c.normal, c.triangle,
-                                             face.face != nullptr ? &face : nullptr);
+    const glm::vec3 surface = surface_normal(c.target, c.piece, c.point_on_piece, c.normal, c.triangle, face);
     const bool walk = walkable(surface);
     const float score = glm::dot(surface, up) + (walk ? 2.f : 0.f);
     if (score <= best) continue;

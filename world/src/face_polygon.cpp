@@ -111,7 +111,7 @@ bool FacePolygon::distance(const gjk::Segment& segment, gjk::DistanceResult& out
   if (!(std::min(ga, gb) > 0.f)) return false;
   // Along the face every point of the segment is nearest: of those over the face, take the
   // one nearest b. Otherwise the lower end is the only candidate.
-  const bool along = std::abs(ga - gb) <= 1e-6f * (1.f + std::abs(ga) + std::abs(gb));
+  const bool along = runs_along(ga, gb);
   float lo = 0.f, hi = 1.f;
   if (!along) lo = hi = gb < ga ? 1.f : 0.f;
   const glm::vec3 pa = a - normal_ * ga, pb = b - normal_ * gb; // projections of the ends
@@ -146,7 +146,7 @@ bool FacePolygon::distance_within(const gjk::Segment& segment, InsideDisc& disc,
   const glm::vec3 &a = segment.a, &b = segment.b;
   const float ga = glm::dot(normal_, a) - offset_, gb = glm::dot(normal_, b) - offset_;
   if (!(std::min(ga, gb) > 0.f)) return false;
-  if (std::abs(ga - gb) <= 1e-6f * (1.f + std::abs(ga) + std::abs(gb))) return false; // along
+  if (runs_along(ga, gb)) return false;
   const float s = gb < ga ? 1.f : 0.f;
   const glm::vec3 end = s == 0.f ? a - normal_ * ga : b - normal_ * gb; // as distance() projects it
   float moved = glm::length(end - disc.centre);

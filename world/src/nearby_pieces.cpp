@@ -184,17 +184,25 @@ void NearbyPieces::learn_plane(Entry& e, const glm::vec3& normal) {
 template <class Shape>
 const gjk::DistanceResult& NearbyPieces::distance_to(Entry& e, const gjk::Segment& segment, const Shape& shape) {
   if (e.has_known && e.known_segment.a == segment.a && e.known_segment.b == segment.b) return e.known;
-  e.known_segment = segment;
-  if (e.face.distance(segment, e.known)) {
-    e.has_known = true;
-    if (!e.has_plane || e.plane_normal != e.known.normal) learn_plane(e, e.known.normal);
+  gjk::DistanceResult on_face;
+  if (e.face.distance(segment, on_face)) {
+    know_face_distance(e, segment, on_face);
     return e.known;
   }
+  e.known_segment = segment;
   e.known = gjk::distance(segment, shape, {}, &e.cache);
   e.has_known = e.known.status != gjk::Status::invalid_input;
   if (e.known.distance > 0.f) learn_plane(e, e.known.normal);
   learn_face(e, e.known);
   return e.known;
+}
+
+// A distance the entry's face gave: kept for the same segment, its normal as the plane.
+void NearbyPieces::know_face_distance(Entry& e, const gjk::Segment& segment, const gjk::DistanceResult& d) {
+  e.known_segment = segment;
+  e.known = d;
+  e.has_known = true;
+  if (!e.has_plane || e.plane_normal != d.normal) learn_plane(e, d.normal);
 }
 
 NearbyPieces::Entry NearbyPieces::piece_entry(const World& world, PieceId id) {
@@ -410,11 +418,9 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
                                                        float max_distance, const QueryFilter& filter) {
   std::vector<Contact>& contacts = contact_list();
   contacts.clear();
-  if (!detail::valid_capsule(capsule) || !std::isfinite(max_distance)) return {};
-  max_distance = std::max(max_distance, -capsule.radius);
-  const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));
-  note_query(box);
-  hold(world, box);
+  const std::optional<gjk::Aabb> held = overlap_box(world, capsule, max_distance);
+  if (!held) return {};
+  const gjk::Aabb& box = *held;
   for (int pass = 0; pass < 2; ++pass) {
     // Pieces first, then terrain in walk order, as World::overlap_capsule lists them.
     const HitTarget target = pass == 0 ? HitTarget::piece : HitTarget::terrain;
@@ -460,17 +466,30 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
   return contacts;
 }
 
+// What overlap_capsule asks of the held pieces, for `capsule` within `max_distance` (clamped to
+// no deeper than the radius): the box, held and noted. None for an invalid query.
+std::optional<gjk::Aabb> NearbyPieces::overlap_box(const World& world, const gjk::Capsule& capsule,
+                                                   float& max_distance) {
+  if (!detail::valid_capsule(capsule) || !std::isfinite(max_distance)) return std::nullopt;
+  max_distance = std::max(max_distance, -capsule.radius);
+  const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));
+  note_query(box);
+  hold(world, box);
+  return box;
+}
+
 // overlap_capsule and closest, pass by pass, when the only thing in the box is the face: the
 // entries they would look at, the ground's plane test, distance_to's cache and plane, the
 // contact as contact_from makes it.
 bool NearbyPieces::closest_on_face(const World& world, const gjk::Capsule& capsule, float max_distance,
                                    const QueryFilter& filter, PieceId piece, std::span<const Contact>& contacts,
                                    FaceProbe& probe) {
-  if (!detail::valid_capsule(capsule) || !std::isfinite(max_distance)) return false;
-  max_distance = std::max(max_distance, -capsule.radius);
-  const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));
-  note_query(box);
-  hold(world, box);
+  std::vector<Contact>& list = contact_list();
+  list.clear();
+  probe = {};
+  const std::optional<gjk::Aabb> held = overlap_box(world, capsule, max_distance);
+  if (!held) return false;
+  const gjk::Aabb& box = *held;
   Entry* ground = nullptr;
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     Entry& e = entries_[i];
@@ -484,9 +503,6 @@ bool NearbyPieces::closest_on_face(const World& world, const gjk::Capsule& capsu
   for (const CapsuleObstacle& o : characters_)
     if ((o.layers & filter.layer_mask) != 0 && gjk::capsule_bounds(o.capsule).overlaps(box)) return false;
   if (ground == nullptr) return false;
-  std::vector<Contact>& list = contact_list();
-  list.clear();
-  probe = {};
   contacts = list;
   if (ground->has_plane && plane_skips(ground->plane_normal, ground->plane_offset, capsule.segment,
                                        capsule.radius + max_distance, glm::vec3(0.f), 0.f, 0.f, false))
@@ -496,11 +512,9 @@ bool NearbyPieces::closest_on_face(const World& world, const gjk::Capsule& capsu
   gjk::DistanceResult d;
   float inside_by = 0.f;
   if (!ground->face.distance_within(capsule.segment, ground->inside, d, inside_by) || !(d.distance > 0.f)) return false;
-  ground->known_segment = capsule.segment;
-  ground->known = d;
-  ground->has_known = true;
-  if (!ground->has_plane || ground->plane_normal != d.normal) learn_plane(*ground, d.normal);
+  know_face_distance(*ground, capsule.segment, d);
   if (d.distance - capsule.radius > max_distance) return true;
+  // contact_from's contact for a distance over a face: no penetration, a unit normal.
   Contact& c = list.emplace_back();
   c.target = HitTarget::piece;
   c.piece = ground->piece;

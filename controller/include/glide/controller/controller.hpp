@@ -232,7 +232,7 @@ private:
   float recovery_gap() const { return settings_.skin_width - settings_.toi_tolerance; }
   /// `probe`: what NearbyPieces::closest_on_face knew of the contact's face.
   glm::vec3 surface_normal(HitTarget target, PieceId piece, const glm::vec3& point, const glm::vec3& contact_normal,
-                           std::uint32_t triangle = ~0u, const NearbyPieces::FaceProbe* probe = nullptr) const;
+                           std::uint32_t triangle = ~0u, const NearbyPieces::FaceProbe& probe = {}) const;
   glm::vec3 mesh_surface_normal(PieceId piece, std::uint32_t triangle, const glm::vec3& point,
                                 const glm::vec3& contact_normal) const;
   bool room_for(const ControllerSettings& shape) const;

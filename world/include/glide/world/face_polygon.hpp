@@ -79,6 +79,11 @@ public:
 
 private:
   bool inside(const glm::vec3& q) const;
+  // Whether a segment whose ends lie `ga` and `gb` above the plane runs along it: every point
+  // of it is then as near.
+  static bool runs_along(float ga, float gb) {
+    return std::abs(ga - gb) <= 1e-6f * (1.f + std::abs(ga) + std::abs(gb));
+  }
   bool on_plane(const glm::vec3& point, float margin) const {
     return std::abs(glm::dot(normal_, point) - offset_) <= margin;
   }

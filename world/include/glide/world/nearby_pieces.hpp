@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -158,6 +159,8 @@ private:
   const gjk::DistanceResult& distance_to(Entry& e, const gjk::Segment& segment, const Shape& shape);
   /// Remembers which face a distance result's closest points lie inside, if any.
   void learn_face(Entry& e, const gjk::DistanceResult& d) const;
+  void know_face_distance(Entry& e, const gjk::Segment& segment, const gjk::DistanceResult& d);
+  std::optional<gjk::Aabb> overlap_box(const World& world, const gjk::Capsule& capsule, float& max_distance);
 
   static Entry piece_entry(const World& world, PieceId id);
   void gather_triangles(const World& world, PieceId id, std::uint32_t layers);
