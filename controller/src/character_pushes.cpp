@@ -182,6 +182,7 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
   // What one character is moved by pushers in an update, and moves on by itself after, is at
   // most the fastest pusher's walk or the longest piece push a character stopped.
   push_reach_ = 0.f;
+  if (pushers_ == 0 && !pressed_) return; // a pass over every character for nothing
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     const Character& c = characters_[i];
     if (c.info.push) push_reach_ = std::max(push_reach_, glm::length(velocities[i]) * dt);

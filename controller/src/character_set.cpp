@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -63,7 +64,7 @@ bool overlaps(const gjk::Aabb& a, const gjk::Aabb& b) {
 // A pass over 10,000 controllers finds each one out of the cache: its state is fetched a few
 // characters ahead, while the ones before are worked on.
 constexpr std::size_t k_prefetch_ahead = 4; // (count)
-void prefetch(const Controller& k, std::size_t bytes = sizeof(Controller)) {
+void prefetch(const Controller& k, std::size_t bytes) {
   const auto* at = reinterpret_cast<const char*>(&k);
   for (std::size_t line = 0; line < bytes; line += 64) __builtin_prefetch(at + line);
 }
@@ -105,6 +106,7 @@ CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec
   c.controller = std::make_unique<Controller>(*world_, settings, position);
   c.controller->nearby_.set_self(CharacterId{static_cast<std::uint32_t>(characters_.size())});
   c.info = info;
+  if (info.push) ++pushers_;
   MoveResult result;
   result.position = position;
   result.ground = c.controller->ground();
@@ -357,7 +359,9 @@ void CharacterSet::take_result(std::size_t i, const MoveResult& result, float dt
 // piece pressed it on a character.
 void CharacterSet::note_result(std::size_t i, const MoveResult& result, float dt) {
   characters_[i].velocity = result.displacement / dt;
-  characters_[i].piece_pressed = result.push_stopper.target == HitTarget::character;
+  const bool pressed = result.push_stopper.target == HitTarget::character;
+  characters_[i].piece_pressed = pressed;
+  if (pressed) std::atomic_ref<bool>(pressed_).store(true, std::memory_order_relaxed); // moves run on many threads
 }
 
 // One character's move after the first ones, against the others' current capsules. Within its
@@ -447,6 +451,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   masks_.resize(n);
   filtered_.resize(n);
   refused_.assign(n, 0);
+  pressed_ = false;
   padded_.resize(n);
   candidates_.resize(n);
   roaming_.resize(n);
@@ -505,7 +510,8 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
         // The dense array too: so much happens between two characters that the hardware's
         // prefetch of it falls behind.
         if (i + 2 * k_prefetch_ahead < end) __builtin_prefetch(&characters_[i + 2 * k_prefetch_ahead]);
-        prefetch(*characters_[i + k_prefetch_ahead].controller);
+        const Controller& ahead = *characters_[i + k_prefetch_ahead].controller;
+        prefetch(ahead, ahead.hot_bytes());
         prefetch_result(results_[i + k_prefetch_ahead]);
       }
       if (i + k_prefetch_pieces_ahead < end) characters_[i + k_prefetch_pieces_ahead].controller->prefetch_move_data();

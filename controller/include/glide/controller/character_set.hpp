@@ -224,6 +224,8 @@ private:
   std::vector<std::uint32_t> oversized_;  ///< padded reaches wider than a grid cell
   std::size_t last_conflicts_ = 0;
   float push_reach_ = 0.f;          ///< farthest a pusher moves another, or itself again, in this update (m)
+  std::size_t pushers_ = 0;         ///< characters whose CharacterInfo::push is set (count)
+  bool pressed_ = false;            ///< a piece pressed some character on another this update
   std::size_t push_budget_ = 0;     ///< moves the pushers may still make in this update (count)
   std::size_t moves_again_ = 0;     ///< move_again calls ever made (count)
   std::size_t last_push_moves_ = 0; ///< of those, the last update's pushes' (count)

@@ -329,13 +329,19 @@ private:
   void apply_state(const SavedState& state);
   /// save_state's bytes over `to`, k_state_bytes long.
   void write_state(std::span<std::byte> to);
-  std::vector<PieceId> pushers_; // scratch of be_pushed
   MoveTrace trace_;
-  // The pieces around the character, gathered once for many moves; a cache, so queries that
-  // are logically const fill it.
-  mutable NearbyPieces nearby_;
   std::span<const CapsuleObstacle> given_characters_; ///< set_characters's span
-  std::vector<CapsuleObstacle> picked_characters_;    ///< those of them character_filter accepts
+  // The pieces around the character, gathered once for many moves; a cache, so queries that
+  // are logically const fill it. What a move reads of the controller ends within it
+  // (hot_bytes): its own cold part and the members after it are read only now and then.
+  mutable NearbyPieces nearby_;
+  std::vector<CapsuleObstacle> picked_characters_; ///< those of given_characters_ character_filter accepts
+  std::vector<PieceId> pushers_;                   // scratch of be_pushed
+  /// The bytes from the controller's start that a move reads: the rest is fetched when used.
+  std::size_t hot_bytes() const {
+    return static_cast<std::size_t>(static_cast<const char*>(nearby_.cold_part()) -
+                                    reinterpret_cast<const char*>(this));
+  }
 };
 
 } // namespace glide

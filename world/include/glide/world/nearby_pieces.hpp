@@ -123,36 +123,40 @@ public:
   const glm::vec3* face_normal(PieceId piece, const glm::vec3& point, float margin) const;
 
   const gjk::Aabb& held_box() const { return box_; }
+  /// Where this object's members a move does not read begin (those only a gather touches),
+  /// for a caller that fetches a controller's hot part ahead of its move.
+  const void* cold_part() const { return &contacts_; }
   std::size_t held_count() const { return entries_.size(); }
   /// Gathers since construction (count): how often the held box was left.
   std::uint64_t gathers() const { return gathers_; }
 
 private:
   struct Entry {
-    const glm::vec3* vertices = nullptr; ///< piece: its world vertices (terrain: triangles_[order])
-    std::uint32_t vertex_count = 0;
-    std::uint32_t layers = 0;
+    // What every query of the entry reads comes first: a probe over a face, or a sweep its
+    // plane skips, reads its first five lines alone. Its shape and GJK's warm start come last.
     HitTarget target = HitTarget::piece;
     bool triangle = false;  ///< a mesh piece's triangle (index: `order`; vertices: its three corners)
     std::uint8_t edges = 0; ///< that triangle's active edges (TriangleMesh::active_edges)
+    bool has_plane = false;
+    bool has_known = false;
     PieceId piece;
-    const gjk::ConvexHull* hull = nullptr; ///< piece: its hull in local space (null for a mesh's triangle)
-    FacePolygon face;               ///< the face the last GJK closest points lay inside (empty: an edge or vertex)
-    FacePolygon::InsideDisc inside; ///< of `face`: where closest_on_face needs not walk its rim
-    std::uint32_t order = 0;        ///< terrain walk order; a mesh triangle's index
+    std::uint32_t layers = 0;
+    std::uint32_t order = 0; ///< terrain walk order; a mesh triangle's index
     std::uint32_t mesh_triangle() const { return triangle ? order : ~0u; }
     // Every point of the shape has dot(plane_normal, p) <= plane_offset.
-    bool has_plane = false;
     glm::vec3 plane_normal{0.f};
     float plane_offset = 0.f;
-    gjk::SimplexCache cache;
     // The last distance query of the piece, reused while the segment has not moved (the
     // ground probe ends a move where the next one starts).
-    bool has_known = false;
     gjk::Segment known_segment;
     gjk::DistanceResult known;
+    FacePolygon face;                    ///< the face the last GJK closest points lay inside (empty: an edge or vertex)
+    FacePolygon::InsideDisc inside;      ///< of `face`: where closest_on_face needs not walk its rim
+    const glm::vec3* vertices = nullptr; ///< piece: its world vertices (terrain: triangles_[order])
+    std::uint32_t vertex_count = 0;
+    const gjk::ConvexHull* hull = nullptr; ///< piece: its hull in local space (null for a mesh's triangle)
+    gjk::SimplexCache cache;
   };
-
   /// Distance from `segment` to the entry's shape: the known one, or a warm-started query
   /// that becomes the known one and teaches the plane.
   template <class Shape>
@@ -175,18 +179,16 @@ private:
   template <class Visit>
   void with_shape(const Entry& e, Visit&& visit) const;
 
+  // What a move reads comes first, so a caller fetching a controller's hot part (a crowd's
+  // moves) reads these; what only a gather touches comes last.
   gjk::Aabb box_;
   float margin_ = 0.5f; ///< around the asked box when gathering (m)
   std::uint64_t revision_ = ~0ull;
   std::uint64_t structure_revision_ = ~0ull;
   const World* world_ = nullptr;
   std::vector<Entry> entries_;
-  std::vector<gjk::Aabb> bounds_; ///< of entries_[i], kept apart so culling reads little
-  std::vector<Entry> previous_;   ///< the last gather's entries, whose planes carry over
-  /// previous_'s mesh triangles, by (piece << 32 | triangle): where each one's entry is
-  std::unordered_map<std::uint64_t, std::uint32_t> previous_triangles_;
+  std::vector<gjk::Aabb> bounds_;        ///< of entries_[i], kept apart so culling reads little
   std::vector<gjk::Triangle> triangles_; ///< terrain triangles held, by Entry::order
-  std::vector<Contact> contacts_;
   std::vector<Contact>* lent_ = nullptr; ///< lend_contact_list's list
   std::vector<Contact>& contact_list() { return lent_ != nullptr ? *lent_ : contacts_; }
   std::span<const CapsuleObstacle> characters_;
@@ -198,7 +200,11 @@ private:
   void note_query(const gjk::Aabb& box) {
     if (!region_.contains(box)) left_region_ = true;
   }
+  std::vector<Contact> contacts_;
+  std::vector<Entry> previous_; ///< the last gather's entries, whose planes carry over
   std::uint64_t gathers_ = 0;
+  /// previous_'s mesh triangles, by (piece << 32 | triangle): where each one's entry is
+  std::unordered_map<std::uint64_t, std::uint32_t> previous_triangles_;
 };
 
 } // namespace glide
