@@ -261,7 +261,10 @@ void NearbyPieces::gather_triangles(const World& world, PieceId id, std::uint32_
 }
 
 void NearbyPieces::reach(const World& world, const gjk::Aabb& box, float margin) {
-  margin_ = std::isfinite(margin) && margin >= 0.f ? margin : k_default_margin;
+  // Written only when it changes: a crowd's move otherwise dirtied a line that only a gather
+  // writes, and among thousands of characters every dirty line goes back to memory.
+  const float kept = std::isfinite(margin) && margin >= 0.f ? margin : k_default_margin;
+  if (kept != margin_) margin_ = kept;
   hold(world, box);
 }
 

@@ -332,8 +332,9 @@ private:
   MoveTrace trace_;
   std::span<const CapsuleObstacle> given_characters_; ///< set_characters's span
   // The pieces around the character, gathered once for many moves; a cache, so queries that
-  // are logically const fill it. What a move reads of the controller ends within it
-  // (hot_bytes): its own cold part and the members after it are read only now and then.
+  // are logically const fill it. What a move writes of it comes first, near the fields a move
+  // writes above, and what a move reads of the controller ends within it (hot_bytes): its own
+  // cold part and the members after it are read only now and then.
   mutable NearbyPieces nearby_;
   std::vector<CapsuleObstacle> picked_characters_; ///< those of given_characters_ character_filter accepts
   std::vector<PieceId> pushers_;                   // scratch of be_pushed

@@ -179,18 +179,10 @@ private:
   template <class Visit>
   void with_shape(const Entry& e, Visit&& visit) const;
 
-  // What a move reads comes first, so a caller fetching a controller's hot part (a crowd's
-  // moves) reads these; what only a gather touches comes last.
-  gjk::Aabb box_;
-  float margin_ = 0.5f; ///< around the asked box when gathering (m)
-  std::uint64_t revision_ = ~0ull;
-  std::uint64_t structure_revision_ = ~0ull;
-  const World* world_ = nullptr;
-  std::vector<Entry> entries_;
-  std::vector<gjk::Aabb> bounds_;        ///< of entries_[i], kept apart so culling reads little
-  std::vector<gjk::Triangle> triangles_; ///< terrain triangles held, by Entry::order
+  // What a move writes comes first, then what it reads, so a caller fetching a controller's
+  // hot part (a crowd's moves) reads these and a move dirties few lines; what only a gather
+  // touches comes last.
   std::vector<Contact>* lent_ = nullptr; ///< lend_contact_list's list
-  std::vector<Contact>& contact_list() { return lent_ != nullptr ? *lent_ : contacts_; }
   std::span<const CapsuleObstacle> characters_;
   gjk::Aabb region_{glm::vec3(-std::numeric_limits<float>::infinity()),
                     glm::vec3(std::numeric_limits<float>::infinity())};
@@ -200,6 +192,15 @@ private:
   void note_query(const gjk::Aabb& box) {
     if (!region_.contains(box)) left_region_ = true;
   }
+  std::vector<Contact>& contact_list() { return lent_ != nullptr ? *lent_ : contacts_; }
+  gjk::Aabb box_;
+  float margin_ = 0.5f; ///< around the asked box when gathering (m)
+  std::uint64_t revision_ = ~0ull;
+  std::uint64_t structure_revision_ = ~0ull;
+  const World* world_ = nullptr;
+  std::vector<Entry> entries_;
+  std::vector<gjk::Aabb> bounds_;        ///< of entries_[i], kept apart so culling reads little
+  std::vector<gjk::Triangle> triangles_; ///< terrain triangles held, by Entry::order
   std::vector<Contact> contacts_;
   std::vector<Entry> previous_; ///< the last gather's entries, whose planes carry over
   std::uint64_t gathers_ = 0;
