@@ -133,7 +133,8 @@ public:
 private:
   struct Entry {
     // What every query of the entry reads comes first: a probe over a face, or a sweep its
-    // plane skips, reads its first five lines alone. Its shape and GJK's warm start come last.
+    // plane skips, reads the fields before `vertices` alone. Its shape and GJK's warm start
+    // come last.
     HitTarget target = HitTarget::piece;
     bool triangle = false;  ///< a mesh piece's triangle (index: `order`; vertices: its three corners)
     std::uint8_t edges = 0; ///< that triangle's active edges (TriangleMesh::active_edges)
@@ -157,6 +158,7 @@ private:
     const gjk::ConvexHull* hull = nullptr; ///< piece: its hull in local space (null for a mesh's triangle)
     gjk::SimplexCache cache;
   };
+
   /// Distance from `segment` to the entry's shape: the known one, or a warm-started query
   /// that becomes the known one and teaches the plane.
   template <class Shape>
