@@ -460,8 +460,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
       if (i + k_prefetch_ahead < end) {
         // Only what prepare reads: the fields up to the ground, a third of the controller.
         const Controller& k = *characters_[i + k_prefetch_ahead].controller;
-        prefetch(k, static_cast<std::size_t>(reinterpret_cast<const char*>(&k.ground_ + 1) -
-                                             reinterpret_cast<const char*>(&k)));
+        prefetch(k, k.bytes_before(&k.ground_ + 1));
       }
       characters_[i].controller->follow_origin(); // after a World::shift_origin
       try {

@@ -338,11 +338,13 @@ private:
   mutable NearbyPieces nearby_;
   std::vector<CapsuleObstacle> picked_characters_; ///< those of given_characters_ character_filter accepts
   std::vector<PieceId> pushers_;                   // scratch of be_pushed
-  /// The bytes from the controller's start that a move reads: the rest is fetched when used.
-  std::size_t hot_bytes() const {
-    return static_cast<std::size_t>(static_cast<const char*>(nearby_.cold_part()) -
-                                    reinterpret_cast<const char*>(this));
+  /// The bytes from the controller's start to `end`, an address within it: what a caller
+  /// fetching its first members ahead fetches.
+  std::size_t bytes_before(const void* end) const {
+    return static_cast<std::size_t>(static_cast<const char*>(end) - reinterpret_cast<const char*>(this));
   }
+  /// The bytes from the controller's start that a move reads: the rest is fetched when used.
+  std::size_t hot_bytes() const { return bytes_before(nearby_.cold_part()); }
 };
 
 } // namespace glide
