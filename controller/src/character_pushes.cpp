@@ -69,7 +69,7 @@ glm::vec3 slid_along_walls(glm::vec3 v, const MoveResult& r, const glm::vec3& up
 glm::vec3 CharacterSet::slid_walk(std::size_t k) const {
   const Character& c = characters_[k];
   const glm::vec3& up = c.controller->settings().up;
-  return slid_along_walls(detail::horizontal(walk_[k], up), results_[k], up);
+  return slid_along_walls(detail::horizontal(walk_[k], up), results_[k].result, up);
 }
 
 // Whether pusher j goes before pusher i, which it stopped (`along`: from i into j, unit, along
@@ -123,8 +123,8 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     glm::vec3 back = -detail::horizontal(walk_[i], up) * dt;
     if (const float length = glm::length(back); length > push_reach_) back *= push_reach_ / length;
     const MoveResult moved = move_again(i, back / dt, dt);
-    append(results_[i], moved);
-    c.velocity = results_[i].displacement / dt;
+    append(results_[i].result, moved);
+    c.velocity = results_[i].result.displacement / dt;
     c.stepping_back = k_step_back_time;
     push_aside(i, back - moved.displacement, moved, dt, depth, Shove::line_stepping_back, moves);
     return;
@@ -157,15 +157,15 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     other.shoved_by = static_cast<std::uint32_t>(i);
     pushed = true;
     const MoveResult moved = move_again(hit.character.value, along * (share / dt), dt);
-    append(results_[hit.character.value], moved);
-    other.velocity = results_[hit.character.value].displacement / dt;
+    append(results_[hit.character.value].result, moved);
+    other.velocity = results_[hit.character.value].result.displacement / dt;
     if (depth > 1)
       push_aside(hit.character.value, along * share - moved.displacement, moved, dt, depth - 1,
                  shove == Shove::pusher ? Shove::line : shove, moves);
   }
   if (!pushed || !spend_push_move()) return;
-  append(results_[i], move_again(i, left / dt, dt));
-  c.velocity = results_[i].displacement / dt;
+  append(results_[i].result, move_again(i, left / dt, dt));
+  c.velocity = results_[i].result.displacement / dt;
 }
 
 // Takes one move from the update's budget; false when it is spent.
@@ -186,7 +186,7 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     const Character& c = characters_[i];
     if (c.info.push) push_reach_ = std::max(push_reach_, glm::length(velocities[i]) * dt);
-    if (c.piece_pressed) push_reach_ = std::max(push_reach_, glm::length(results_[i].push_stopped));
+    if (c.piece_pressed) push_reach_ = std::max(push_reach_, glm::length(results_[i].result.push_stopped));
   }
   if (push_reach_ <= 0.f) return;
   push_budget_ = k_push_budget * characters_.size();
@@ -202,19 +202,19 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
       // what it could not push goes whole into that one and on down the line; then this one
       // moves on by it, out of the piece.
       MoveResult stopped;
-      stopped.hits[0] = results_[i].push_stopper;
+      stopped.hits[0] = results_[i].result.push_stopper;
       stopped.hit_count = 1;
       int moves = k_push_moves;
       // Outside the pushers' budget, in one of their own: what a piece presses must give way,
       // or stay inside the piece.
       const std::size_t pushers_left = std::exchange(push_budget_, press_budget);
-      push_aside(i, results_[i].push_stopped, stopped, dt, k_push_depth, Shove::line, moves);
+      push_aside(i, results_[i].result.push_stopped, stopped, dt, k_push_depth, Shove::line, moves);
       press_budget = std::exchange(push_budget_, pushers_left);
     }
-    if (!c.info.push || results_[i].hit_count == 0) continue;
-    glm::vec3 left = velocities[i] * dt - results_[i].displacement;
+    if (!c.info.push || results_[i].result.hit_count == 0) continue;
+    glm::vec3 left = velocities[i] * dt - results_[i].result.displacement;
     if (const float length = glm::length(left); length > push_reach_) left *= push_reach_ / length;
-    const MoveResult stopped = results_[i];
+    const MoveResult stopped = results_[i].result;
     int moves = k_push_moves;
     push_aside(i, left, stopped, dt, k_push_depth, Shove::pusher, moves);
   }
@@ -227,7 +227,7 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
     const glm::vec3& up = c.controller->settings().up;
     const glm::vec3 wanted = detail::horizontal(walk_[i] * dt, up);
     const float wanted2 = glm::dot(wanted, wanted);
-    const bool stopped = wanted2 > 0.f && glm::dot(results_[i].displacement, wanted) < k_stopped * wanted2;
+    const bool stopped = wanted2 > 0.f && glm::dot(results_[i].result.displacement, wanted) < k_stopped * wanted2;
     c.pressure = std::clamp(c.pressure + (stopped ? dt : -dt) / k_pressure_time, 0.f, 1.f);
   }
 }

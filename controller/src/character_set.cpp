@@ -75,11 +75,12 @@ void prefetch(const Controller& k, std::size_t bytes) {
 // the frame.
 constexpr std::size_t k_prefetch_pieces_ahead = k_prefetch_ahead - 1; // (count)
 
-// What a move writes of its result: its fields before the hits and the first hits.
+// What a move writes of its result: its fields before the hits, three whole lines of a result
+// kept on lines of its own (a result with hits writes more, but most have none).
+static_assert(offsetof(MoveResult, hits) == 3 * 64);
 void prefetch_result(MoveResult& r) {
   auto* at = reinterpret_cast<char*>(&r);
-  for (std::size_t line = 0; line < offsetof(MoveResult, hits) + 2 * sizeof(ControllerHit); line += 64)
-    __builtin_prefetch(at + line, 1);
+  for (std::size_t line = 0; line < offsetof(MoveResult, hits); line += 64) __builtin_prefetch(at + line, 1);
 }
 
 // Keeps a move's result but its unused hit slots: they are 640 of its 836 bytes and lie last,
@@ -111,7 +112,7 @@ CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec
   result.position = position;
   result.ground = c.controller->ground();
   checkpoints_.push_back(c.controller->checkpoint());
-  results_.push_back(result);
+  results_.push_back({result});
   near_.emplace_back();
   candidates_valid_ = false;
   characters_.push_back(std::move(c));
@@ -132,7 +133,7 @@ Controller& CharacterSet::controller(CharacterId id) { return *at(id).controller
 const Controller& CharacterSet::controller(CharacterId id) const { return *at(id).controller; }
 const MoveResult& CharacterSet::result(CharacterId id) const {
   at(id); // checks the id
-  return results_[id.value];
+  return results_[id.value].result;
 }
 
 // Candidates come from a grid over the two axes the crowd spreads most along, in cells at
@@ -338,7 +339,7 @@ void CharacterSet::move_first(std::size_t i, std::span<const CapsuleObstacle> ot
   nearby.set_character_region(reach_[i]);
   // The move writes its result in place: a result returned and copied in was read back before
   // its stores had landed, which stalled each copy.
-  MoveResult& result = results_[i];
+  MoveResult& result = results_[i].result;
   static const MoveResult k_fresh{};
   std::memcpy(reinterpret_cast<unsigned char*>(&result), reinterpret_cast<const unsigned char*>(&k_fresh),
               offsetof(MoveResult, hits));
@@ -351,7 +352,7 @@ void CharacterSet::move_first(std::size_t i, std::span<const CapsuleObstacle> ot
 
 // A whole move's result as character i's this update, with what the later passes read of it.
 void CharacterSet::take_result(std::size_t i, const MoveResult& result, float dt) {
-  keep(results_[i], result);
+  keep(results_[i].result, result);
   note_result(i, result, dt);
 }
 
@@ -511,7 +512,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
         if (i + 2 * k_prefetch_ahead < end) __builtin_prefetch(&characters_[i + 2 * k_prefetch_ahead]);
         const Controller& ahead = *characters_[i + k_prefetch_ahead].controller;
         prefetch(ahead, ahead.hot_bytes());
-        prefetch_result(results_[i + k_prefetch_ahead]);
+        prefetch_result(results_[i + k_prefetch_ahead].result);
       }
       if (i + k_prefetch_pieces_ahead < end) characters_[i + k_prefetch_pieces_ahead].controller->prefetch_move_data();
       Controller& k = *characters_[i].controller;

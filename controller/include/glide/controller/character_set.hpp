@@ -109,6 +109,10 @@ private:
     std::uint32_t shoved_by = 0; ///< the last to push it this update
     bool piece_pressed = false;  ///< its last move's push_stopper is a character: a piece pressed it on one
   };
+  // A result on cache lines of its own: a move writes its fields before the hits, three lines.
+  struct alignas(64) KeptResult {
+    MoveResult result;
+  };
   // Other characters by index in ascending order (those whose reach meets a character's, or
   // its candidates): a few held in place, so a pass over the crowd reads them in order, more on
   // the heap.
@@ -165,7 +169,7 @@ private:
   std::vector<Character> characters_;
   std::vector<NearList> near_;                      ///< by index
   std::vector<Controller::Checkpoint> checkpoints_; ///< before each one's first move, by index
-  std::vector<MoveResult> results_;                 ///< by index
+  std::vector<KeptResult> results_;                 ///< by index
   std::vector<glm::vec3> effective_;                ///< each one's velocity this update: input, carry, pushes
   std::vector<glm::vec3> walk_;                     ///< each one's velocity before stepping back (input, carry)
   std::vector<CapsuleObstacle> start_;              ///< every capsule at the start of the update, by index

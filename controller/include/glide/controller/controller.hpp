@@ -33,11 +33,11 @@ struct ControllerHit {
 /// What the character stands on.
 struct GroundInfo {
   GroundState state = GroundState::in_air;
+  HitTarget target = HitTarget::none; ///< what it is; beside `state`, so a MoveResult's fields fill 3 cache lines
   glm::vec3 normal{0.f, 1.f, 0.f};         ///< walkability normal of the ground: its surface normal (unit)
   glm::vec3 contact_normal{0.f, 1.f, 0.f}; ///< from the closest points, ground toward capsule (unit)
   glm::vec3 point{0.f};                    ///< ground contact point (m, world)
   float distance = 0.f;                    ///< gap between the capsule and the ground (m)
-  HitTarget target = HitTarget::none;
   PieceId piece;           ///< valid when target == HitTarget::piece
   CharacterId character;   ///< valid when target == HitTarget::character
   glm::vec3 velocity{0.f}; ///< of the ground's point under the character (m/s): the piece's last
