@@ -4,6 +4,7 @@
 #include "horizontal.hpp"
 
 #include <glide/controller/character_set.hpp>
+#include <glide/controller/settings_schema.hpp>
 #include <glide/error.hpp>
 #include <glide/gjk/segment_pair.hpp>
 #include <glide/world/world.hpp>
@@ -103,8 +104,15 @@ CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec
   if (!std::isfinite(info.mass) || !(info.mass > 0.f))
     throw Error("CharacterSet::add: CharacterInfo::mass = " + std::to_string(info.mass) +
                 " must be positive and finite (kg)");
+  // Characters added with the settings of the last one added share them (as most of a crowd
+  // does): a move then reads no settings of its own. Code (filters) is never compared.
+  static const fields::Table<ControllerSettings> table = controller_settings_table();
+  const auto has_code = [](const ControllerSettings& s) { return s.filter || s.character_filter; };
+  if (!shared_settings_ || has_code(settings) || has_code(*shared_settings_) ||
+      !fields::same_bits(table, *shared_settings_, settings))
+    shared_settings_ = std::make_shared<const ControllerSettings>(settings);
   Character c;
-  c.controller = std::make_unique<Controller>(*world_, settings, position);
+  c.controller = std::unique_ptr<Controller>(new Controller(shared_settings_, *world_, position));
   c.controller->nearby_.set_self(CharacterId{static_cast<std::uint32_t>(characters_.size())});
   c.info = info;
   if (info.push) ++pushers_;

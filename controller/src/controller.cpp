@@ -10,7 +10,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <utility>
 
 namespace glide {
 
@@ -48,20 +50,24 @@ void Controller::check_motion(const glm::vec3& velocity, float dt, const char* w
 }
 
 Controller::Controller(const World& world, const ControllerSettings& settings, const glm::vec3& position)
-    : world_(&world), world_origin_(&world.origin()), settings_(settings), max_slope_cos_(std::cos(settings.max_slope)),
-      position_(position), origin_(world.origin()) {
-  validate(settings_);
+    : Controller(std::make_shared<const ControllerSettings>(settings), world, position) {}
+
+Controller::Controller(std::shared_ptr<const ControllerSettings> settings, const World& world,
+                       const glm::vec3& position)
+    : world_(&world), world_origin_(&world.origin()), settings_(std::move(settings)),
+      max_slope_cos_(std::cos(settings_->max_slope)), position_(position), origin_(world.origin()) {
+  validate(*settings_);
   check_position(position, "Controller: start position");
-  trace_.iterations.reserve(static_cast<std::size_t>(2 * settings_.max_slide_iterations + 4));
+  trace_.iterations.reserve(static_cast<std::size_t>(2 * settings_->max_slide_iterations + 4));
   update_ground();
   seen_revision_ = world_->revision();
 }
 
 QueryFilter Controller::query_filter() const {
-  QueryFilter filter{settings_.layer_mask, {}};
-  if (settings_.filter || listener_) {
+  QueryFilter filter{settings_->layer_mask, {}};
+  if (settings_->filter || listener_) {
     filter.accept = [this](PieceId id) {
-      return (!settings_.filter || settings_.filter(id)) && (!listener_ || listener_->validate(id));
+      return (!settings_->filter || settings_->filter(id)) && (!listener_ || listener_->validate(id));
     };
   }
   return filter;
@@ -77,8 +83,8 @@ QueryFilter Controller::query_filter_except(PieceId piece) const {
 
 SweepSettings Controller::sweep_settings() const {
   SweepSettings s;
-  s.method = settings_.toi_method;
-  s.tolerance = settings_.toi_tolerance;
+  s.method = settings_->toi_method;
+  s.tolerance = settings_->toi_tolerance;
   return s;
 }
 
@@ -90,7 +96,7 @@ SweepHit Controller::sweep(const glm::vec3& motion) const {
 
 gjk::Capsule Controller::swept_capsule() const {
   gjk::Capsule inflated = capsule_at(position_);
-  inflated.radius += settings_.skin_width;
+  inflated.radius += settings_->skin_width;
   return inflated;
 }
 
@@ -100,12 +106,12 @@ gjk::Capsule Controller::swept_capsule() const {
 // a box 20 m wide, thousands of terrain triangles that every sweep of the move then culled.
 float Controller::gather_margin(const glm::vec3& motion) const {
   constexpr float k_gather_motion_cap = 1.f; // (m)
-  return std::min(glm::length(motion), k_gather_motion_cap) + settings_.step_height + settings_.step_min_forward +
-         settings_.floor_snap_distance + 4.f * settings_.skin_width;
+  return std::min(glm::length(motion), k_gather_motion_cap) + settings_->step_height + settings_->step_min_forward +
+         settings_->floor_snap_distance + 4.f * settings_->skin_width;
 }
 
 bool Controller::walkable(const glm::vec3& normal) const {
-  return glm::dot(normal, settings_.up) >= max_slope_cos_ - 1e-6f;
+  return glm::dot(normal, settings_->up) >= max_slope_cos_ - 1e-6f;
 }
 
 // The normal that decides walkability. The closest-points normal of a capsule resting on an
@@ -115,9 +121,9 @@ bool Controller::walkable(const glm::vec3& normal) const {
 glm::vec3 Controller::surface_normal(HitTarget target, PieceId piece, const glm::vec3& point,
                                      const glm::vec3& contact_normal, std::uint32_t triangle,
                                      const NearbyPieces::FaceProbe& probe) const {
-  const glm::vec3& up = settings_.up;
+  const glm::vec3& up = settings_->up;
   if (target != HitTarget::piece || glm::dot(contact_normal, up) <= 0.f) return contact_normal;
-  if (glm::dot(point - position_, up) > settings_.step_height + settings_.skin_width) return contact_normal;
+  if (glm::dot(point - position_, up) > settings_->step_height + settings_->skin_width) return contact_normal;
   if (triangle != ~0u) return mesh_surface_normal(piece, triangle, point, contact_normal);
   glm::vec3 best = contact_normal;
   // Inside a face the character already touches, that face is the only one through the point.
@@ -142,7 +148,7 @@ glm::vec3 Controller::surface_normal(HitTarget target, PieceId piece, const glm:
 // edge, its neighbour's across it; each is taken from the side the capsule is on.
 glm::vec3 Controller::mesh_surface_normal(PieceId piece, std::uint32_t triangle, const glm::vec3& point,
                                           const glm::vec3& contact_normal) const {
-  const glm::vec3& up = settings_.up;
+  const glm::vec3& up = settings_->up;
   const TriangleMesh& mesh = world_->mesh(piece);
   const gjk::Transform& transform = world_->transform(piece);
   const glm::vec3 local = transform.apply_inverse(point);
@@ -195,7 +201,7 @@ void Controller::rewind(const Checkpoint& c) {
 }
 
 void Controller::pick_characters() {
-  if (!settings_.character_filter && !listener_) {
+  if (!settings_->character_filter && !listener_) {
     nearby_.set_characters(given_characters_);
     return;
   }
@@ -236,7 +242,7 @@ void Controller::move_checked(const glm::vec3& velocity, float dt, MoveResult& r
   if (!given_characters_.empty()) pick_characters();
   trace_.iterations.clear();
   const glm::vec3 start = position_;
-  const glm::vec3& up = settings_.up;
+  const glm::vec3& up = settings_->up;
   ride(result);
   be_pushed(result);
   // Walking: on walkable ground and not jumping off it. Walking uphill the velocity may point
@@ -266,7 +272,7 @@ void Controller::move_checked(const glm::vec3& velocity, float dt, MoveResult& r
   // Walking off a step or down a slope leaves the ground for a moment: stick back to it, at
   // the skin distance, so where a walk ends does not depend on the frame rate.
   const bool off_ground = ground_.state != GroundState::on_ground ||
-                          ground_.distance > settings_.skin_width + 2.f * settings_.toi_tolerance;
+                          ground_.distance > settings_->skin_width + 2.f * settings_->toi_tolerance;
   if (walking && off_ground && snap_to_floor()) update_ground();
   detail::copy_fields(result.ground, ground_);
   result.flags.below = result.flags.below || ground_.state != GroundState::in_air;
@@ -277,12 +283,12 @@ void Controller::move_checked(const glm::vec3& velocity, float dt, MoveResult& r
 
 void Controller::record_hit(const SweepHit& hit, float fraction, MoveResult& result) const {
   const ControllerHit h = hit_of(hit, fraction);
-  const glm::vec3& up = settings_.up;
+  const glm::vec3& up = settings_->up;
   const float facing = glm::dot(hit.normal, up);
   const float height = glm::dot(hit.point - position_, up);
-  if (facing > 1e-3f && height <= settings_.radius)
+  if (facing > 1e-3f && height <= settings_->radius)
     result.flags.below = true;
-  else if (facing < -1e-3f && height >= settings_.height - settings_.radius)
+  else if (facing < -1e-3f && height >= settings_->height - settings_->radius)
     result.flags.above = true;
   else
     result.flags.sides = true;
@@ -309,7 +315,7 @@ bool Controller::room_for(const ControllerSettings& shape) const {
 }
 
 bool Controller::resize(float height) {
-  ControllerSettings changed = settings_;
+  ControllerSettings changed = *settings_;
   changed.height = height;
   // A height the other settings do not allow (a crouch below step_height plus the radii) is
   // the game's mistake, not a lack of room: it throws, naming what to change with set_settings.
@@ -326,10 +332,10 @@ bool Controller::set_settings(const ControllerSettings& settings) {
   validate(settings);
   follow_origin();
   const bool shape_changes =
-      settings.radius != settings_.radius || settings.height != settings_.height || settings.up != settings_.up;
+      settings.radius != settings_->radius || settings.height != settings_->height || settings.up != settings_->up;
   if (shape_changes && !room_for(settings)) return false;
-  settings_ = settings;
-  max_slope_cos_ = std::cos(settings_.max_slope);
+  settings_ = std::make_shared<const ControllerSettings>(settings);
+  max_slope_cos_ = std::cos(settings_->max_slope);
   failed_step_ = {};
   if (!given_characters_.empty()) pick_characters();
   update_ground();

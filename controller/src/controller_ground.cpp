@@ -72,12 +72,12 @@ float Controller::recover(float dt, MoveResult& result) {
   // characters can have come closer.
   if (probe_cache_.valid && !probe_cache_.overlapping && probe_cache_.position == position_ &&
       probe_cache_.revision == world_->revision() &&
-      !nearby_.character_closer(capsule_at(position_), recovery_gap(), settings_.skin_width, query_filter()))
+      !nearby_.character_closer(capsule_at(position_), recovery_gap(), settings_->skin_width, query_filter()))
     return 0.f;
-  const float budget = settings_.recovery_speed * dt;
-  const float skin = settings_.skin_width;
+  const float budget = settings_->recovery_speed * dt;
+  const float skin = settings_->skin_width;
   // A residual this small counts as cleared (m): the sweeps' own tolerance.
-  const float cleared = 2.f * settings_.toi_tolerance;
+  const float cleared = 2.f * settings_->toi_tolerance;
   float moved = 0.f;
   bool rising = false; // out of the terrain by its own way out, up
   // What stopped a push out of another character: the next pass slides along it (a character
@@ -311,13 +311,13 @@ float Controller::recover(float dt, MoveResult& result) {
 // floor_snap_distance below, so stairs and slopes downward stay grounded. Moves only when
 // the ground is farther than the skin by more than the sweep tolerance: idling never drifts.
 bool Controller::snap_to_floor() {
-  if (settings_.floor_snap_distance <= 0.f) return false;
-  const glm::vec3& up = settings_.up;
-  const float reach = settings_.floor_snap_distance;
+  if (settings_->floor_snap_distance <= 0.f) return false;
+  const glm::vec3& up = settings_->up;
+  const float reach = settings_->floor_snap_distance;
   const SweepHit hit = sweep(-up * reach);
   if (!hit.hit || !walkable(surface_normal(hit.target, hit.piece, hit.point, hit.normal, hit.triangle))) return false;
   const float drop = hit.fraction * reach;
-  if (drop <= 2.f * settings_.toi_tolerance) return false;
+  if (drop <= 2.f * settings_->toi_tolerance) return false;
   position_ -= up * drop;
   return true;
 }
@@ -361,7 +361,7 @@ bool may_be_ground(const gjk::Segment& mine, const gjk::Segment& theirs, const g
 // not crowd the floor out.
 void Controller::update_ground() {
   GroundInfo ground;
-  const glm::vec3& up = settings_.up;
+  const glm::vec3& up = settings_->up;
   float best = -2.f;
   const gjk::Capsule capsule = capsule_at(position_);
   // The probe looks only at the characters that can be ground: in a crowd, most of those near
@@ -375,7 +375,7 @@ void Controller::update_ground() {
     if (grounds.size() < characters.size()) nearby_.set_characters(grounds);
   }
   // Standing on a face with nothing else near, the probe is told from that face alone.
-  const float probe_distance = 2.f * settings_.skin_width;
+  const float probe_distance = 2.f * settings_->skin_width;
   const QueryFilter filter = query_filter();
   std::span<const Contact> contacts;
   NearbyPieces::FaceProbe face;

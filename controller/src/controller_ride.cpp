@@ -46,7 +46,7 @@ void Controller::ride(MoveResult& result) {
   ridden_ = {ground_.piece, m.serial};
   if (m.dt <= 0.f) return; // re-placed by set_piece_transform: a teleport carries nothing
 
-  result.yaw_delta = twist_about(m.to.rotation * glm::conjugate(m.from.rotation), settings_.up);
+  result.yaw_delta = twist_about(m.to.rotation * glm::conjugate(m.from.rotation), settings_->up);
   const glm::vec3 delta = m.carry(position_) - position_;
   if (!(glm::dot(delta, delta) > 0.f)) return;
   nearby_.reach(*world_, gjk::capsule_bounds(swept_capsule()).swept(delta), gather_margin(delta));
@@ -76,8 +76,8 @@ void Controller::be_pushed(MoveResult& result) {
     const glm::vec3 back = position_ - carried; // the capsule's motion relative to the piece
     if (!(glm::dot(back, back) > 0.f)) continue;
     gjk::Capsule from = capsule_at(carried);
-    from.radius += settings_.skin_width;
-    const QueryFilter pusher{settings_.layer_mask, [id](PieceId other) { return other == id; }};
+    from.radius += settings_->skin_width;
+    const QueryFilter pusher{settings_->layer_mask, [id](PieceId other) { return other == id; }};
     const SweepHit meet = world_->sweep_capsule(from, back, pusher, sweep_settings());
     if (!meet.hit) continue;
     const glm::vec3 push = carried + back * meet.fraction - position_;
@@ -102,7 +102,7 @@ void Controller::be_pushed(MoveResult& result) {
 // direction, so clear for sure), swept through everything else. Pushes mostly across `up` (two
 // walls closing) are left to recovery's balance.
 bool Controller::squeeze_out(PieceId id, const glm::vec3& stopped, MoveResult& result) {
-  const glm::vec3& up = settings_.up;
+  const glm::vec3& up = settings_->up;
   const float length = glm::length(stopped);
   if (!(length > 0.f) || std::abs(glm::dot(stopped, up)) < k_squeeze_vertical * length) return false;
   const glm::vec3 side = std::abs(up.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
@@ -116,7 +116,7 @@ bool Controller::squeeze_out(PieceId id, const glm::vec3& stopped, MoveResult& r
     float piece_far = -std::numeric_limits<float>::infinity();
     for (const glm::vec3& v : vertices) piece_far = std::max(piece_far, glm::dot(v, u));
     const float body_near = std::min(glm::dot(body.segment.a, u), glm::dot(body.segment.b, u)) - body.radius;
-    ways[static_cast<std::size_t>(k)] = {std::max(0.f, piece_far - body_near) + 2.f * settings_.skin_width, u};
+    ways[static_cast<std::size_t>(k)] = {std::max(0.f, piece_far - body_near) + 2.f * settings_->skin_width, u};
   }
   std::stable_sort(ways.begin(), ways.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [distance, u] : ways) {

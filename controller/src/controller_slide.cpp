@@ -16,7 +16,7 @@ namespace glide {
 using detail::horizontal;
 
 void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bool walking, MoveResult& result) {
-  const glm::vec3& up = settings_.up;
+  const glm::vec3& up = settings_->up;
   const glm::vec3 original = motion;
   // Every contact plane of this move; a steep slope adds its normal and the wall it acts as.
   // Only the first plane_count are read: left unset, as clearing them all took longer than
@@ -24,9 +24,9 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
   std::array<glm::vec3, 2 * 16> planes;
   std::size_t plane_count = 0;
 
-  for (int iteration = 0; iteration < settings_.max_slide_iterations; ++iteration) {
+  for (int iteration = 0; iteration < settings_->max_slide_iterations; ++iteration) {
     const float length = glm::length(motion);
-    if (length <= settings_.min_move_distance) break;
+    if (length <= settings_->min_move_distance) break;
     const SweepHit hit = sweep(motion);
     // Built in place: built on the stack and copied in, its copy read it back before the stores
     // had landed, and waited for them.
@@ -73,7 +73,8 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
     }
     // A ceiling over the head, flat or sloped: the slide may not rise along it, and the velocity
     // kept loses its upward part, so a jump under a sloped ceiling stops instead of gliding up.
-    const bool ceiling = facing < -1e-3f && glm::dot(hit.point - position_, up) >= settings_.height - settings_.radius;
+    const bool ceiling =
+        facing < -1e-3f && glm::dot(hit.point - position_, up) >= settings_->height - settings_->radius;
     if (ceiling && plane_count < planes.size()) planes[plane_count++] = -up;
 
     glm::vec3 wanted = remaining;
@@ -93,15 +94,15 @@ void Controller::slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bo
 // walkable ground that goes on for step_min_forward past the landing, so what a move does
 // at a step does not depend on how far one frame moves (frame-rate independence).
 bool Controller::try_step(const glm::vec3& motion, const SweepHit& blocker, glm::vec3& left) {
-  const glm::vec3& up = settings_.up;
-  const float skin = settings_.skin_width;
-  if (settings_.step_height <= 0.f) return false;
+  const glm::vec3& up = settings_->up;
+  const float skin = settings_->skin_width;
+  if (settings_->step_height <= 0.f) return false;
   // The capsule's side touches the wall higher than the step height above its lowest point:
   // raised by the step it would touch the same point the same way, so it cannot get over.
   // (PhysX's controller likewise climbs only contacts below its step offset.)
   const glm::vec3& wall_normal = blocker.normal;
   if (std::abs(glm::dot(wall_normal, up)) < 1e-3f &&
-      glm::dot(blocker.point - position_, up) >= settings_.step_height + settings_.radius)
+      glm::dot(blocker.point - position_, up) >= settings_->step_height + settings_->radius)
     return false;
   // Another character taller than a step above the feet: nothing to climb onto (the contact
   // of two upright capsules side by side is a line, and the point taken is its lowest).
@@ -110,15 +111,15 @@ bool Controller::try_step(const glm::vec3& motion, const SweepHit& blocker, glm:
       if (o.id == blocker.character) {
         const gjk::Segment& s = o.capsule.segment;
         const float top = std::max(glm::dot(s.a, up), glm::dot(s.b, up)) + o.capsule.radius;
-        if (top - glm::dot(position_, up) > settings_.step_height) return false;
+        if (top - glm::dot(position_, up) > settings_->step_height) return false;
       }
   const glm::vec3 forward = horizontal(motion, up);
   const float forward_length = glm::length(forward);
-  if (forward_length <= settings_.min_move_distance) return false;
+  if (forward_length <= settings_->min_move_distance) return false;
   const glm::vec3 dir = forward / forward_length;
   const glm::vec3 wall = horizontal(wall_normal, up);
   const float wall_length = glm::length(wall);
-  if (wall_length < 1e-4f || -glm::dot(dir, wall / wall_length) < std::cos(settings_.step_max_wall_angle))
+  if (wall_length < 1e-4f || -glm::dot(dir, wall / wall_length) < std::cos(settings_->step_max_wall_angle))
     return false; // walking along the wall, not into it
 
   // A character pushing into a wall tries the same step every frame: remember the last
@@ -127,7 +128,7 @@ bool Controller::try_step(const glm::vec3& motion, const SweepHit& blocker, glm:
   const FailedStep attempt{nearby_.characters().empty(), position_, dir, forward_length, world_->revision()};
   if (failed_step_.same_as(attempt)) return false;
   const glm::vec3 start = position_;
-  const float rise = settings_.step_height * sweep(up * settings_.step_height).fraction;
+  const float rise = settings_->step_height * sweep(up * settings_->step_height).fraction;
   if (rise <= skin) {
     failed_step_ = attempt;
     return false;
@@ -135,7 +136,7 @@ bool Controller::try_step(const glm::vec3& motion, const SweepHit& blocker, glm:
   position_ += up * rise;
 
   const float advance = forward_length * sweep(forward).fraction;
-  if (advance <= settings_.min_move_distance) {
+  if (advance <= settings_->min_move_distance) {
     position_ = start;
     failed_step_ = attempt;
     return false;
@@ -145,7 +146,7 @@ bool Controller::try_step(const glm::vec3& motion, const SweepHit& blocker, glm:
   const float reach = rise + skin;
   const SweepHit land = sweep(-up * reach);
   const float land_height = glm::dot(land.point - start, up);
-  const bool lands = land.hit && land_height > 0.f && land_height <= settings_.step_height &&
+  const bool lands = land.hit && land_height > 0.f && land_height <= settings_->step_height &&
                      walkable(surface_normal(land.target, land.piece, land.point, land.normal, land.triangle));
   if (!lands || !step_top_continues(land.point, dir)) {
     position_ = start;
@@ -158,10 +159,10 @@ bool Controller::try_step(const glm::vec3& motion, const SweepHit& blocker, glm:
 }
 
 bool Controller::step_top_continues(const glm::vec3& landing, const glm::vec3& dir) const {
-  if (settings_.step_min_forward <= 0.f) return true;
-  const glm::vec3& up = settings_.up;
-  const float drop = 4.f * settings_.skin_width;
-  const glm::vec3 origin = landing + dir * settings_.step_min_forward + up * (0.5f * drop);
+  if (settings_->step_min_forward <= 0.f) return true;
+  const glm::vec3& up = settings_->up;
+  const float drop = 4.f * settings_->skin_width;
+  const glm::vec3 origin = landing + dir * settings_->step_min_forward + up * (0.5f * drop);
   const RayHit ray = nearby_.raycast(*world_, origin, -up, drop, query_filter(), sweep_settings());
   return ray.hit && walkable(ray.normal);
 }

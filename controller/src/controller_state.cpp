@@ -7,6 +7,7 @@
 #include <glide/limits.hpp>
 #include <glide/world/world.hpp>
 
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -37,7 +38,7 @@ void Controller::write_state(std::span<std::byte> to) {
   detail::StateWriter out(to, k_controller_magic, k_state_version);
   out.dvec3(origin_);
   out.vec3(position_);
-  out.f32(settings_.height);
+  out.f32(settings_->height);
   out.u8(static_cast<std::uint8_t>(ground_.state));
   out.u8(static_cast<std::uint8_t>(ground_.target));
   out.u8(ridden ? 1 : 0);
@@ -61,7 +62,7 @@ Controller::SavedState Controller::read_state(std::span<const std::byte> bytes, 
     in.fail("origin",
             limits::vec_text(origin) + " is beyond " + limits::number_text(limits::k_max_global_coordinate) + " m");
   const glm::vec3 position = in.vec3("position");
-  ControllerSettings shape = settings_;
+  ControllerSettings shape = *settings_;
   shape.height = in.f32("height");
   GroundInfo ground;
   ground.state = in.enumeration<GroundState>("ground state", 3);
@@ -75,7 +76,7 @@ Controller::SavedState Controller::read_state(std::span<const std::byte> bytes, 
   ground.distance = in.f32("ground distance");
   ground.velocity = in.vec3("ground velocity");
 
-  if (shape.height != settings_.height) { // a crouch: the other settings are checked already
+  if (shape.height != settings_->height) { // a crouch: the other settings are checked already
     try {
       validate(shape);
     } catch (const Error& e) {
@@ -107,7 +108,11 @@ void Controller::restore_state(std::span<const std::byte> bytes) {
 void Controller::apply_state(const SavedState& state) {
   origin_ = state.origin;
   position_ = state.position;
-  settings_.height = state.height;
+  if (state.height != settings_->height) { // its own settings from now: others may share these
+    auto crouched = std::make_shared<ControllerSettings>(*settings_);
+    crouched->height = state.height;
+    settings_ = std::move(crouched);
+  }
   ground_ = state.ground;
   ridden_ = state.ridden ? Ridden{state.ground.piece, world_->motion(state.ground.piece).serial} : Ridden{};
   // Everything the world did up to now counts as seen: the game has re-posed its pieces.

@@ -14,6 +14,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 using namespace glide;
@@ -105,6 +106,30 @@ TEST_CASE("validate() enforces every limit of the ControllerSettings and PlayerS
   CHECK(error_of(s) == "ControllerSettings.max_slide_iterations = 17 is out of range (in [1, 16])");
   CHECK(error_of(PlayerSettings{.gravity = -1.f}) ==
         "PlayerSettings.gravity = -1.000000 is out of range (in [0, 1000] m/s^2)");
+}
+
+TEST_CASE("same_bits tells apart settings that differ in any row, and -0 from 0") {
+  const fields::Table<ControllerSettings> table = controller_settings_table();
+  const ControllerSettings base = test::sample_controller_settings();
+  CHECK(fields::same_bits(table, base, base));
+  int changed = 0;
+  for (const fields::Field<ControllerSettings>& f : table.rows) {
+    ControllerSettings other = base;
+    if (float* m = fields::member_ptr<float>(other, f))
+      *m = std::nextafter(*m, 1e9f);
+    else if (const auto* v = std::get_if<fields::Vec3Access<ControllerSettings>>(&f.member))
+      v->set(other, v->get(other) + glm::vec3(0.f, 0.f, 1e-3f));
+    else // counts, masks, flags and enums
+      fields::set_number(other, f, fields::get_number(other, f) == 0.0 ? 1.0 : 0.0);
+    CAPTURE(f.name);
+    CHECK(!fields::same_bits(table, base, other));
+    ++changed;
+  }
+  CHECK(changed == static_cast<int>(table.rows.size()));
+  ControllerSettings zero = base, negative_zero = base;
+  zero.step_min_forward = 0.f;
+  negative_zero.step_min_forward = -0.f;
+  CHECK(!fields::same_bits(table, zero, negative_zero));
 }
 
 TEST_CASE("the flags are the members' names: --max-slope for max_slope_deg") {

@@ -166,6 +166,7 @@ private:
                   int& moves);
 
   const World* world_;
+  std::shared_ptr<const ControllerSettings> shared_settings_; ///< the last added character's settings
   std::vector<Character> characters_;
   std::vector<NearList> near_;                      ///< by index
   std::vector<Controller::Checkpoint> checkpoints_; ///< before each one's first move, by index

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -33,16 +34,16 @@ struct ControllerHit {
 /// What the character stands on.
 struct GroundInfo {
   GroundState state = GroundState::in_air;
-  HitTarget target = HitTarget::none; ///< what it is; beside `state`, so a MoveResult's fields fill 3 cache lines
+  HitTarget target = HitTarget::none;      ///< what it is; beside `state`, so a MoveResult's fields fill 3 cache lines
   glm::vec3 normal{0.f, 1.f, 0.f};         ///< walkability normal of the ground: its surface normal (unit)
   glm::vec3 contact_normal{0.f, 1.f, 0.f}; ///< from the closest points, ground toward capsule (unit)
   glm::vec3 point{0.f};                    ///< ground contact point (m, world)
   float distance = 0.f;                    ///< gap between the capsule and the ground (m)
-  PieceId piece;           ///< valid when target == HitTarget::piece
-  CharacterId character;   ///< valid when target == HitTarget::character
-  glm::vec3 velocity{0.f}; ///< of the ground's point under the character (m/s): the piece's last
-                           ///< World::move_piece, the character's velocity; zero for static
-                           ///< pieces and terrain
+  PieceId piece;                           ///< valid when target == HitTarget::piece
+  CharacterId character;                   ///< valid when target == HitTarget::character
+  glm::vec3 velocity{0.f};                 ///< of the ground's point under the character (m/s): the piece's last
+                                           ///< World::move_piece, the character's velocity; zero for static
+                                           ///< pieces and terrain
 };
 
 /// Which sides of the capsule touched geometry during the move.
@@ -155,7 +156,7 @@ public:
   /// Bytes of a saved state.
   static constexpr std::size_t k_state_bytes = 109;
 
-  const ControllerSettings& settings() const { return settings_; }
+  const ControllerSettings& settings() const { return *settings_; }
   /// The feet in the world's float coordinates (m), relative to World::origin() as it is now.
   glm::vec3 position() const {
     return origin_ == *world_origin_ ? position_ : glm::vec3(glm::dvec3(position_) + (origin_ - *world_origin_));
@@ -172,7 +173,7 @@ public:
   const GroundInfo& ground() const { return ground_; }
   /// The capsule in world space at the current position.
   gjk::Capsule capsule() const { return capsule_at(position()); }
-  gjk::Capsule capsule_at(const glm::vec3& feet) const { return capsule_of(settings_, feet); }
+  gjk::Capsule capsule_at(const glm::vec3& feet) const { return capsule_of(*settings_, feet); }
   void set_listener(ContactListener* listener) {
     listener_ = listener;
     if (!given_characters_.empty()) pick_characters();
@@ -190,6 +191,8 @@ public:
 
 private:
   friend class CharacterSet;
+  /// The settings first: a game's `Controller(world, {}, position)` must not be ambiguous.
+  Controller(std::shared_ptr<const ControllerSettings> settings, const World& world, const glm::vec3& position);
   /// The capsule of a shape (radius, height, up) standing with its feet at `feet`.
   static gjk::Capsule capsule_of(const ControllerSettings& shape, const glm::vec3& feet) {
     const glm::vec3& up = shape.up;
@@ -198,7 +201,7 @@ private:
   /// Points the queries at the characters given by set_characters that character_filter and
   /// the listener accept (a CharacterSet picks its own and gives none).
   bool accepts_character(CharacterId other) const {
-    return (!settings_.character_filter || settings_.character_filter(other)) &&
+    return (!settings_->character_filter || settings_->character_filter(other)) &&
            (!listener_ || listener_->validate_character(other));
   }
   void pick_characters();
@@ -229,7 +232,7 @@ private:
   bool walkable(const glm::vec3& normal) const;
   /// Contacts closer than this are pushed back out to the skin (m): the skin less what a sweep's
   /// tolerance may leave, so a character ends at the skin whatever the frame rate.
-  float recovery_gap() const { return settings_.skin_width - settings_.toi_tolerance; }
+  float recovery_gap() const { return settings_->skin_width - settings_->toi_tolerance; }
   /// `probe`: what NearbyPieces::closest_on_face knew of the contact's face.
   glm::vec3 surface_normal(HitTarget target, PieceId piece, const glm::vec3& point, const glm::vec3& contact_normal,
                            std::uint32_t triangle = ~0u, const NearbyPieces::FaceProbe& probe = {}) const;
@@ -257,8 +260,10 @@ private:
 
   const World* world_;
   const glm::dvec3* world_origin_; // World::origin(), read without the World's definition
-  ControllerSettings settings_;
-  float max_slope_cos_ = 0.f; // cos(settings_.max_slope): every contact's walkability asks it
+  // Shared by the characters of a CharacterSet added with the same settings: among thousands,
+  // each one's own copy was three more cache lines a move and a look at its state.
+  std::shared_ptr<const ControllerSettings> settings_;
+  float max_slope_cos_ = 0.f; // cos(settings_->max_slope): every contact's walkability asks it
   glm::vec3 position_{0.f};
   // Before the ground, with the settings and the position: CharacterSet::prepare reads these of
   // every character, and fetches the controller up to the ground alone.

@@ -12,10 +12,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 
 namespace glide::fields {
@@ -134,6 +136,29 @@ struct Table {
   const char* type_name;
   std::span<const Field<S>> rows;
 };
+
+/// Whether every field of the table holds the same bits in `a` and `b` (so -0 and 0 differ: code
+/// reading either may tell them apart).
+template <class S>
+bool same_bits(const Table<S>& table, const S& a, const S& b) {
+  const auto same = [](const auto& x, const auto& y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  for (const Field<S>& f : table.rows) {
+    const bool equal = std::visit(
+        [&](const auto& m) {
+          using M = std::decay_t<decltype(m)>;
+          if constexpr (std::is_same_v<M, EnumAccess<S>>)
+            return m.get(a) == m.get(b);
+          else if constexpr (std::is_same_v<M, Vec3Access<S>>) {
+            const glm::vec3 va = m.get(a), vb = m.get(b);
+            return same(va.x, vb.x) && same(va.y, vb.y) && same(va.z, vb.z);
+          } else
+            return same(a.*m, b.*m);
+        },
+        f.member);
+    if (!equal) return false;
+  }
+  return true;
+}
 
 /// The row named `name`; throws glide::Error when the table has none.
 template <class S>
