@@ -467,7 +467,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       if (i + k_prefetch_ahead < end) {
-        // Only what prepare reads: the fields up to the ground, a third of the controller.
+        // Only what prepare reads: the fields up to the ground, a quarter of the controller.
         const Controller& k = *characters_[i + k_prefetch_ahead].controller;
         prefetch(k, k.bytes_before(&k.ground_ + 1));
       }
