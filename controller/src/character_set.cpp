@@ -104,15 +104,16 @@ CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec
   if (!std::isfinite(info.mass) || !(info.mass > 0.f))
     throw Error("CharacterSet::add: CharacterInfo::mass = " + std::to_string(info.mass) +
                 " must be positive and finite (kg)");
-  // Characters added with the settings of the last one added share them (as most of a crowd
-  // does): a move then reads no settings of its own. Code (filters) is never compared.
-  static const fields::Table<ControllerSettings> table = controller_settings_table();
-  const auto has_code = [](const ControllerSettings& s) { return s.filter || s.character_filter; };
-  if (!shared_settings_ || has_code(settings) || has_code(*shared_settings_) ||
-      !fields::same_bits(table, *shared_settings_, settings))
-    shared_settings_ = std::make_shared<const ControllerSettings>(settings);
   Character c;
-  c.controller = std::unique_ptr<Controller>(new Controller(shared_settings_, *world_, position));
+  std::shared_ptr<const ControllerSettings> shared = kept_like(settings);
+  const bool fresh = !shared;
+  if (fresh) shared = std::make_shared<const ControllerSettings>(settings);
+  c.controller = std::unique_ptr<Controller>(new Controller(shared, *world_, position));
+  // Kept for the characters added later (the oldest kind let go), unless they hold code.
+  if (fresh && !settings.filter && !settings.character_filter) {
+    if (kept_settings_.size() == k_kept_settings) kept_settings_.erase(kept_settings_.begin());
+    kept_settings_.push_back(std::move(shared));
+  }
   c.controller->nearby_.set_self(CharacterId{static_cast<std::uint32_t>(characters_.size())});
   c.info = info;
   if (info.push) ++pushers_;
@@ -135,6 +136,17 @@ CharacterSet::Character& CharacterSet::at(CharacterId id) {
 }
 const CharacterSet::Character& CharacterSet::at(CharacterId id) const {
   return const_cast<CharacterSet*>(this)->at(id);
+}
+
+// Settings of an earlier character that hold the same bits as `settings`, or null: a crowd of a
+// few kinds of characters then holds a few copies, and a move reads no settings of each
+// character's own. Code (filters) cannot be compared: settings that hold some are never shared.
+std::shared_ptr<const ControllerSettings> CharacterSet::kept_like(const ControllerSettings& settings) const {
+  static const fields::Table<ControllerSettings> table = controller_settings_table();
+  if (settings.filter || settings.character_filter) return nullptr;
+  for (const std::shared_ptr<const ControllerSettings>& kept : kept_settings_)
+    if (fields::same_bits(table, *kept, settings)) return kept;
+  return nullptr;
 }
 
 Controller& CharacterSet::controller(CharacterId id) { return *at(id).controller; }

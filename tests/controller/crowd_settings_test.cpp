@@ -3,6 +3,7 @@
 #include "controller_scene.hpp"
 
 #include <glide/controller/character_set.hpp>
+#include <glide/error.hpp>
 
 #include <cmath>
 #include <cstring>
@@ -56,6 +57,17 @@ TEST_CASE("characters added with the same settings share them; what one changes 
   const CharacterId c = set.add({}, {4, lift, 0});
   CHECK(&set.controller(a).settings() == &set.controller(b).settings());
   CHECK(set.controller(c).settings().height == ControllerSettings{}.height);
+  // Kinds added in turn share with their own kind.
+  const CharacterId tall_again = set.add(tall, {0, lift, 2});
+  const CharacterId short_again = set.add({}, {2, lift, 2});
+  CHECK(&set.controller(tall_again).settings() == &set.controller(a).settings());
+  CHECK(&set.controller(short_again).settings() == &set.controller(c).settings());
+  // A refused add adds nothing.
+  ControllerSettings bad = tall;
+  bad.radius = -1.f;
+  const std::size_t before = set.size();
+  CHECK_THROWS_AS(set.add(bad, {20, lift, 20}), Error);
+  CHECK(set.size() == before);
 
   // Filters are code: never compared, never shared, with one that has them or one that has not.
   ControllerSettings picky;

@@ -96,6 +96,8 @@ private:
   // How long a wedged pusher steps back for one ahead of it that it is wedged against, walking
   // backward: long enough to leave the one ahead room to move on (s).
   static constexpr float k_step_back_time = 0.2f;
+  // Kinds of settings kept to share with characters added later (count).
+  static constexpr std::size_t k_kept_settings = 8;
 
   // What the passes over the crowd read of every character, in one dense array; the results
   // and checkpoints (nearly a kilobyte each) lie apart, touched once a move.
@@ -136,6 +138,7 @@ private:
     std::vector<std::uint32_t> spilled_;
   };
 
+  std::shared_ptr<const ControllerSettings> kept_like(const ControllerSettings& settings) const;
   Character& at(CharacterId id);
   const Character& at(CharacterId id) const;
   void prepare(std::size_t i, const glm::vec3& input, float dt);
@@ -166,7 +169,8 @@ private:
                   int& moves);
 
   const World* world_;
-  std::shared_ptr<const ControllerSettings> shared_settings_; ///< the last added character's settings
+  /// Settings characters were added with, to share with the ones added later (none with filters).
+  std::vector<std::shared_ptr<const ControllerSettings>> kept_settings_;
   std::vector<Character> characters_;
   std::vector<NearList> near_;                      ///< by index
   std::vector<Controller::Checkpoint> checkpoints_; ///< before each one's first move, by index
