@@ -73,8 +73,8 @@ struct MoveResult {
   CollisionFlags flags;
   float recovered = 0.f; ///< distance pushed out of overlapping geometry (m)
   int hit_count = 0;
-  /// First hit_count entries: this move's contacts in order. Last, so a result with few hits
-  /// lies in its first four cache lines (a crowd keeps one per character).
+  /// First hit_count entries: this move's contacts in order. Last, after 192 bytes of fields:
+  /// a crowd keeps one result per character, line-aligned, and a move without hits writes 3 lines.
   std::array<ControllerHit, k_max_hits> hits{};
 };
 
