@@ -95,6 +95,10 @@ void keep(MoveResult& to, const MoveResult& from) {
   std::memcpy(out, in, offsetof(MoveResult, hits) + used * sizeof(ControllerHit));
 }
 
+// Whether settings may be shared among characters: those holding code (filters), which cannot
+// be compared, never are.
+bool shareable(const ControllerSettings& settings) { return !settings.filter && !settings.character_filter; }
+
 } // namespace
 
 CharacterSet::CharacterSet(const World& world) : world_(&world) {}
@@ -110,7 +114,7 @@ CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec
   if (fresh) shared = std::make_shared<const ControllerSettings>(settings);
   c.controller = std::unique_ptr<Controller>(new Controller(shared, *world_, position));
   // Kept for the characters added later (the oldest kind let go), unless they hold code.
-  if (fresh && !settings.filter && !settings.character_filter) {
+  if (fresh && shareable(settings)) {
     if (kept_settings_.size() == k_kept_settings) kept_settings_.erase(kept_settings_.begin());
     kept_settings_.push_back(std::move(shared));
   }
@@ -140,10 +144,10 @@ const CharacterSet::Character& CharacterSet::at(CharacterId id) const {
 
 // Settings of an earlier character that hold the same bits as `settings`, or null: a crowd of a
 // few kinds of characters then holds a few copies, and a move reads no settings of each
-// character's own. Code (filters) cannot be compared: settings that hold some are never shared.
+// character's own.
 std::shared_ptr<const ControllerSettings> CharacterSet::kept_like(const ControllerSettings& settings) const {
   static const fields::Table<ControllerSettings> table = controller_settings_table();
-  if (settings.filter || settings.character_filter) return nullptr;
+  if (!shareable(settings)) return nullptr;
   for (const std::shared_ptr<const ControllerSettings>& kept : kept_settings_)
     if (fields::same_bits(table, *kept, settings)) return kept;
   return nullptr;
