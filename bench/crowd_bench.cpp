@@ -9,7 +9,8 @@
 // `crowd` runs the frames back to back; `crowd_paced` starts one every 1/60 s, as a game does,
 // so the threads sleep between them; `crowd_paced_spinning` keeps the 2 threads' worker
 // spinning from one frame to the next; `crowd_saving` saves the set before every update, as a
-// rollback game does (the snapshot drops the query caches).
+// rollback game does (the snapshot drops the query caches); `crowd_side_by_side` moves two
+// crowds in turn, a frame each, for a ratio whose two sides meet the host in the same phase.
 #include <glide/controller/character_set.hpp>
 #include <glide/controller/controller.hpp>
 #include <glide/controller/job_threads.hpp>
@@ -120,53 +121,83 @@ std::vector<glm::vec3> room_for(benchmark::State& state, const glide::World& wor
   return {};
 }
 
-// Args: characters, threads, collision (1 on, 0 off, 2 a CharacterSet whose characters are on
-// no layer, so they pass through each other: the set's own passes without the capsules met).
+// One crowd of the benchmark on its own level, moved a frame at a time over a job hook given to
+// it. Collision 1: a CharacterSet; 0: the same characters as plain Controllers, meeting only the
+// world; 2: a CharacterSet whose characters are on no layer, so they pass through each other
+// (the set's own passes without the capsules met).
+class Crowd {
+public:
+  Crowd(std::size_t count, int collision, glide::ParallelFor hook)
+      : count_(count), collision_(collision), world_(make_level()), spots_(spawn_spots(world_, settings_, count)),
+        steering_(spots_), hook_(std::move(hook)), set_(world_) {
+    if (!has_room()) return;
+    const glide::CharacterInfo info{.layers = collision == 2 ? 0u : 1u};
+    for (const glm::vec3& spot : spots_) {
+      if (collision != 0)
+        set_.add(settings_, spot, info);
+      else
+        alone_.push_back(std::make_unique<glide::Controller>(world_, settings_, spot));
+    }
+  }
+  Crowd(const Crowd&) = delete; // the set keeps the address of the level
+  Crowd& operator=(const Crowd&) = delete;
+
+  bool has_room() const { return spots_.size() >= count_; }
+  /// Steers every character, saves the set first when `saving` (untimed), and moves the crowd
+  /// once; returns the update's wall time (s).
+  double frame(bool saving = false) {
+    for (std::size_t i = 0; i < count_; ++i) steering_.steer(i, controller(i));
+    if (saving) set_.save_state(snapshot_);
+    const auto start = std::chrono::steady_clock::now();
+    if (collision_ != 0) {
+      set_.update(steering_.velocity, k_dt, hook_);
+    } else {
+      hook_(count_, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) alone_[i]->move(steering_.velocity[i], k_dt);
+      });
+    }
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  /// First moves the last update made again (none without collision).
+  std::size_t last_conflicts() const { return collision_ != 0 ? set_.last_conflicts() : 0; }
+
+private:
+  const glide::Controller& controller(std::size_t i) const {
+    return collision_ != 0 ? set_.controller(glide::CharacterId{static_cast<std::uint32_t>(i)}) : *alone_[i];
+  }
+
+  std::size_t count_;
+  int collision_;
+  glide::ControllerSettings settings_;
+  glide::World world_;
+  std::vector<glm::vec3> spots_;
+  Steering steering_;
+  glide::ParallelFor hook_;
+  glide::CharacterSet set_;
+  std::vector<std::unique_ptr<glide::Controller>> alone_;
+  std::vector<std::byte> snapshot_;
+};
+
+// Args: characters, threads, collision (as Crowd's).
 // `paced`: each frame starts 1/60 s after the last one began, as in a game, so the threads
 // sleep between frames unless they spin for `spin_microseconds`; else back to back.
 // `saving`: a snapshot of the set (untimed) before every update, as a rollback game takes.
 void crowd_frames(benchmark::State& state, bool paced, int spin_microseconds, bool saving = false) {
   const auto count = static_cast<std::size_t>(state.range(0));
-  const auto threads = static_cast<unsigned>(state.range(1));
-  const bool collide = state.range(2) != 0;
-  const glide::World world = make_level();
-  const glide::ControllerSettings settings;
-  const std::vector<glm::vec3> spots = room_for(state, world, settings, count);
-  if (spots.empty()) return;
-  Steering steering(spots);
-  glide::JobThreads pool(threads, spin_microseconds);
-  const glide::ParallelFor hook = pool.hook();
-
-  glide::CharacterSet set(world);
-  std::vector<std::unique_ptr<glide::Controller>> alone;
-  const glide::CharacterInfo info{.layers = state.range(2) == 2 ? 0u : 1u};
-  if (collide)
-    for (const glm::vec3& spot : spots) set.add(settings, spot, info);
-  else
-    for (const glm::vec3& spot : spots) alone.push_back(std::make_unique<glide::Controller>(world, settings, spot));
-  const auto controller = [&](std::size_t i) -> const glide::Controller& {
-    return collide ? set.controller(glide::CharacterId{static_cast<std::uint32_t>(i)}) : *alone[i];
-  };
+  glide::JobThreads pool(static_cast<unsigned>(state.range(1)), spin_microseconds);
+  Crowd crowd(count, static_cast<int>(state.range(2)), pool.hook());
+  if (!crowd.has_room()) {
+    state.SkipWithError("not enough room for the crowd");
+    return;
+  }
   auto next_frame = std::chrono::steady_clock::now();
-  std::vector<std::byte> snapshot;
   const auto frame = [&] {
     if (paced) {
       std::this_thread::sleep_until(next_frame);
       next_frame = std::chrono::steady_clock::now() + std::chrono::microseconds(16667);
     }
-    for (std::size_t i = 0; i < count; ++i) steering.steer(i, controller(i));
-    if (saving) set.save_state(snapshot);
-    const auto start = std::chrono::steady_clock::now();
-    if (collide) {
-      set.update(steering.velocity, k_dt, hook);
-    } else {
-      hook(count, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) alone[i]->move(steering.velocity[i], k_dt);
-      });
-    }
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return crowd.frame(saving);
   };
-
   for (int f = 0; f < k_warm_up_frames; ++f) frame();
   double seconds = 0.0;
   std::size_t conflicts = 0;
@@ -174,12 +205,48 @@ void crowd_frames(benchmark::State& state, bool paced, int spin_microseconds, bo
     const double s = frame();
     state.SetIterationTime(s);
     seconds += s;
-    if (collide) conflicts += set.last_conflicts();
+    conflicts += crowd.last_conflicts();
   }
   const double frames = static_cast<double>(state.iterations());
   state.counters["us_per_frame"] = 1e6 * seconds / frames;
   state.counters["us_per_update"] = 1e6 * seconds / (frames * static_cast<double>(count));
   state.counters["conflicts_per_frame"] = static_cast<double>(conflicts) / frames;
+}
+
+// Two crowds of the same characters moved in turn, a frame of one then a frame of the other, so
+// both meet the host in the same phase: their ratio holds where figures taken a minute apart move
+// by a quarter. The first has collision on. Args: characters, threads, then the second crowd:
+// 0 collision off or 2 passing through (Crowd's collision), both on one pool of `threads`; or 1
+// collision on, on 2 threads where the first has 1. Counters: each crowd's us per frame (first,
+// second) and first / second.
+void crowd_side_by_side(benchmark::State& state) {
+  const auto count = static_cast<std::size_t>(state.range(0));
+  const auto threads = static_cast<unsigned>(state.range(1));
+  const int second_collision = static_cast<int>(state.range(2));
+  const bool threads_differ = second_collision == 1;
+  glide::JobThreads first_pool(threads_differ ? 1 : threads);
+  glide::JobThreads second_pool(threads_differ ? 2 : 1); // unused unless the threads differ
+  Crowd first(count, 1, first_pool.hook());
+  Crowd second(count, second_collision, threads_differ ? second_pool.hook() : first_pool.hook());
+  if (!first.has_room() || !second.has_room()) {
+    state.SkipWithError("not enough room for the crowd");
+    return;
+  }
+  for (int f = 0; f < k_warm_up_frames; ++f) {
+    first.frame();
+    second.frame();
+  }
+  double first_seconds = 0.0, second_seconds = 0.0;
+  for (auto _ : state) {
+    const double a = first.frame(), b = second.frame();
+    state.SetIterationTime(a + b);
+    first_seconds += a;
+    second_seconds += b;
+  }
+  const double frames = static_cast<double>(state.iterations());
+  state.counters["first_us_per_frame"] = 1e6 * first_seconds / frames;
+  state.counters["second_us_per_frame"] = 1e6 * second_seconds / frames;
+  state.counters["first_over_second"] = first_seconds / second_seconds;
 }
 
 void crowd(benchmark::State& state) { crowd_frames(state, false, glide::JobThreads::k_default_spin_microseconds); }
@@ -288,4 +355,11 @@ BENCHMARK(crowd)->Apply(crowd_rows)->Apply(crowd_args)->Apply(crowd_pass_through
 BENCHMARK(crowd_paced)->Apply(crowd_rows)->Apply(crowd_args);
 BENCHMARK(crowd_paced_spinning)->Apply(crowd_rows)->ArgsProduct({{1000, 10000}, {2}, {1, 0}});
 BENCHMARK(crowd_saving)->Apply(crowd_rows)->ArgsProduct({{1000, 10000}, {1}, {1}});
+BENCHMARK(crowd_side_by_side)
+    ->ArgNames({"characters", "threads", "second"})
+    ->ArgsProduct({{1000, 10000}, {1, 2}, {0}})
+    ->ArgsProduct({{1000, 10000}, {1}, {2, 1}})
+    ->Iterations(240)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();
