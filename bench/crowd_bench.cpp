@@ -112,15 +112,6 @@ struct Steering {
   }
 };
 
-// The crowd's spawn spots, or none (the benchmark skipped with an error) without room for all.
-std::vector<glm::vec3> room_for(benchmark::State& state, const glide::World& world,
-                                const glide::ControllerSettings& settings, std::size_t count) {
-  std::vector<glm::vec3> spots = spawn_spots(world, settings, count);
-  if (spots.size() >= count) return spots;
-  state.SkipWithError("not enough room for the crowd");
-  return {};
-}
-
 // One crowd of the benchmark on its own level, moved a frame at a time over a job hook given to
 // it. Collision 1: a CharacterSet; 0: the same characters as plain Controllers, meeting only the
 // world; 2: a CharacterSet whose characters are on no layer, so they pass through each other
@@ -130,7 +121,7 @@ public:
   Crowd(std::size_t count, int collision, glide::ParallelFor hook)
       : count_(count), collision_(collision), world_(make_level()), spots_(spawn_spots(world_, settings_, count)),
         steering_(spots_), hook_(std::move(hook)), set_(world_) {
-    if (!has_room()) return;
+    if (spots_.size() < count_) return;
     const glide::CharacterInfo info{.layers = collision == 2 ? 0u : 1u};
     for (const glm::vec3& spot : spots_) {
       if (collision != 0)
@@ -142,7 +133,13 @@ public:
   Crowd(const Crowd&) = delete; // the set keeps the address of the level
   Crowd& operator=(const Crowd&) = delete;
 
-  bool has_room() const { return spots_.size() >= count_; }
+  /// Whether the level had room for every character; if not, `state` is skipped with an error.
+  bool ready(benchmark::State& state) const {
+    if (spots_.size() >= count_) return true;
+    state.SkipWithError("not enough room for the crowd");
+    return false;
+  }
+  glide::CharacterSet& set() { return set_; }
   /// Steers every character, saves the set first when `saving` (untimed), and moves the crowd
   /// once; returns the update's wall time (s).
   double frame(bool saving = false) {
@@ -186,10 +183,7 @@ void crowd_frames(benchmark::State& state, bool paced, int spin_microseconds, bo
   const auto count = static_cast<std::size_t>(state.range(0));
   glide::JobThreads pool(static_cast<unsigned>(state.range(1)), spin_microseconds);
   Crowd crowd(count, static_cast<int>(state.range(2)), pool.hook());
-  if (!crowd.has_room()) {
-    state.SkipWithError("not enough room for the crowd");
-    return;
-  }
+  if (!crowd.ready(state)) return;
   auto next_frame = std::chrono::steady_clock::now();
   const auto frame = [&] {
     if (paced) {
@@ -230,10 +224,7 @@ void crowd_side_by_side(benchmark::State& state) {
   glide::JobThreads second_pool(threads_differ ? 2 : 1, 20000);
   Crowd first(count, 1, first_pool.hook());
   Crowd second(count, second_collision, threads_differ ? second_pool.hook() : first_pool.hook());
-  if (!first.has_room() || !second.has_room()) {
-    state.SkipWithError("not enough room for the crowd");
-    return;
-  }
+  if (!first.ready(state) || !second.ready(state)) return;
   for (int f = 0; f < k_warm_up_frames; ++f) {
     first.frame();
     second.frame();
@@ -282,18 +273,10 @@ void crowd_pass_through_args(benchmark::internal::Benchmark* b) {
 void crowd_snapshot(benchmark::State& state) {
   const auto count = static_cast<std::size_t>(state.range(0));
   const bool restore = state.range(1) != 0;
-  const glide::World world = make_level();
-  const glide::ControllerSettings settings;
-  const std::vector<glm::vec3> spots = room_for(state, world, settings, count);
-  if (spots.empty()) return;
-  Steering steering(spots);
-  glide::CharacterSet set(world);
-  for (const glm::vec3& spot : spots) set.add(settings, spot);
-  for (int f = 0; f < k_warm_up_frames; ++f) {
-    for (std::size_t i = 0; i < count; ++i)
-      steering.steer(i, set.controller(glide::CharacterId{static_cast<std::uint32_t>(i)}));
-    set.update(steering.velocity, k_dt);
-  }
+  Crowd crowd(count, 1, {}); // updated on the calling thread
+  if (!crowd.ready(state)) return;
+  for (int f = 0; f < k_warm_up_frames; ++f) crowd.frame();
+  glide::CharacterSet& set = crowd.set();
   const std::vector<std::byte> saved = set.save_state();
   std::vector<std::byte> bytes; // reused, as a game saving every frame would
   for (auto _ : state) {
