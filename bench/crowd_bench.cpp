@@ -209,20 +209,23 @@ void crowd_frames(benchmark::State& state, bool paced, int spin_microseconds, bo
 
 // Two crowds of the same characters moved in turn, a frame of one then a frame of the other, so
 // both meet the host in the same phase: their ratio holds where figures taken a minute apart move
-// by a quarter. The first has collision on. Args: characters, threads, then the second crowd:
-// 0 collision off or 2 passing through (Crowd's collision), both on one pool of `threads`; or 1
-// collision on, on 2 threads where the first has 1. Counters: each crowd's us per frame (first,
-// second) and first / second.
+// by a quarter. Args: characters, threads, then the second crowd: 0 collision off or 2 passing
+// through (Crowd's collision), both on one pool of `threads` beside a first crowd with collision
+// on; or the same crowd on 2 threads where the first has 1: 1 with collision on, 3 plain
+// controllers (how far the machine lets any work scale). Counters: each crowd's us per frame
+// (first, second) and first / second.
 void crowd_side_by_side(benchmark::State& state) {
   const auto count = static_cast<std::size_t>(state.range(0));
   const auto threads = static_cast<unsigned>(state.range(1));
-  const int second_collision = static_cast<int>(state.range(2));
-  const bool threads_differ = second_collision == 1;
+  const int second_kind = static_cast<int>(state.range(2));
+  const bool threads_differ = second_kind == 1 || second_kind == 3;
+  const int first_collision = second_kind == 3 ? 0 : 1;
+  const int second_collision = second_kind == 3 ? 0 : second_kind;
   glide::JobThreads first_pool(threads_differ ? 1 : threads);
   // Unused unless the threads differ; its worker then spins through the first crowd's frame
   // (20 ms), so that each of its own frames finds it awake, as back to back.
   glide::JobThreads second_pool(threads_differ ? 2 : 1, 20000);
-  Crowd first(count, 1, first_pool.hook());
+  Crowd first(count, first_collision, first_pool.hook());
   Crowd second(count, second_collision, threads_differ ? second_pool.hook() : first_pool.hook());
   if (!first.ready(state) || !second.ready(state)) return;
   for (int f = 0; f < k_warm_up_frames; ++f) {
@@ -343,7 +346,7 @@ BENCHMARK(crowd_saving)->Apply(crowd_rows)->ArgsProduct({{1000, 10000}, {1}, {1}
 BENCHMARK(crowd_side_by_side)
     ->ArgNames({"characters", "threads", "second"})
     ->ArgsProduct({{1000, 10000}, {1, 2}, {0}})
-    ->ArgsProduct({{1000, 10000}, {1}, {2, 1}})
+    ->ArgsProduct({{1000, 10000}, {1}, {2, 1, 3}})
     ->Iterations(240)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
