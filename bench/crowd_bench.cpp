@@ -345,7 +345,8 @@ BENCHMARK(crowd_paced_spinning)->Apply(crowd_rows)->ArgsProduct({{1000, 10000}, 
 BENCHMARK(crowd_saving)->Apply(crowd_rows)->ArgsProduct({{1000, 10000}, {1}, {1}});
 BENCHMARK(crowd_side_by_side)
     ->ArgNames({"characters", "threads", "second"})
-    ->ArgsProduct({{1000, 10000}, {1, 2}, {0}})
+    ->ArgsProduct({{250, 500, 1000, 2000, 10000}, {1}, {0}})
+    ->ArgsProduct({{1000, 10000}, {2}, {0}})
     ->ArgsProduct({{1000, 10000}, {1}, {2, 1, 3}})
     ->Iterations(240)
     ->UseManualTime()
