@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -198,7 +199,11 @@ void CharacterSet::restore_state(std::span<const std::byte> bytes) {
           characters_[i].controller->read_state(in.bytes(Controller::k_state_bytes), "Controller::restore_state"));
       motions.push_back({velocity, pressure, stepping_back});
     } catch (const Error& e) {
-      throw Error("CharacterSet::restore_state: character " + std::to_string(i) + ": " + e.what());
+      // The set's own fields fail under the reader's name: it is said once, before the character.
+      constexpr std::string_view self = "CharacterSet::restore_state: ";
+      std::string_view why = e.what();
+      if (why.starts_with(self)) why.remove_prefix(self.size());
+      throw Error(std::string(self) + "character " + std::to_string(i) + ": " + std::string(why));
     }
   }
   for (std::size_t i = 0; i < characters_.size(); ++i) {

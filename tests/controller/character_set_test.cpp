@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <random>
 #include <thread>
 #include <utility>
@@ -380,6 +381,12 @@ TEST_CASE("a crowd state that is not one is refused, naming what is wrong, and n
   const float too_long = 5.f; // the time left stepping back is at most 0.2 s
   std::memcpy(bad_step_back.data() + third + 16, &too_long, sizeof too_long);
   CHECK_THROWS_WITH_AS(game.set.restore_state(bad_step_back), doctest::Contains("stepping back"), Error);
+  std::vector<std::byte> bad_velocity = good;
+  const float not_finite = std::numeric_limits<float>::quiet_NaN();
+  std::memcpy(bad_velocity.data() + third + 4, &not_finite, sizeof not_finite);
+  // The reader's name once, then the character and its field.
+  CHECK_THROWS_WITH_AS(game.set.restore_state(bad_velocity),
+                       doctest::Contains("CharacterSet::restore_state: character 2: velocity: "), Error);
   CHECK_THROWS_WITH_AS(game.set.restore_state(std::span(good).first(20)), doctest::Contains("byte count"), Error);
   CHECK(game.run(30, 60) == after_good); // the refusals left the state as saved
 }
