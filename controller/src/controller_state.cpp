@@ -9,7 +9,6 @@
 
 #include <memory>
 #include <string>
-#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -187,24 +186,21 @@ void CharacterSet::restore_state(std::span<const std::byte> bytes) {
   states.reserve(size());
   motions.reserve(size());
   for (std::size_t i = 0; i < characters_.size(); ++i) {
+    in.within("character", i);
+    const glm::vec3 velocity = in.vec3("velocity");
+    const float pressure = in.f32("pressure");
+    if (!(pressure >= 0.f && pressure <= 1.f)) in.fail("pressure", std::to_string(pressure) + " is not in [0, 1]");
+    const float stepping_back = in.f32("stepping back");
+    if (!(stepping_back >= 0.f && stepping_back <= k_step_back_time))
+      in.fail("stepping back",
+              std::to_string(stepping_back) + " is not in [0, " + std::to_string(k_step_back_time) + "] s");
     try {
-      const glm::vec3 velocity = in.vec3("velocity");
-      const float pressure = in.f32("pressure");
-      if (!(pressure >= 0.f && pressure <= 1.f)) in.fail("pressure", std::to_string(pressure) + " is not in [0, 1]");
-      const float stepping_back = in.f32("stepping back");
-      if (!(stepping_back >= 0.f && stepping_back <= k_step_back_time))
-        in.fail("stepping back",
-                std::to_string(stepping_back) + " is not in [0, " + std::to_string(k_step_back_time) + "] s");
       states.push_back(
           characters_[i].controller->read_state(in.bytes(Controller::k_state_bytes), "Controller::restore_state"));
-      motions.push_back({velocity, pressure, stepping_back});
-    } catch (const Error& e) {
-      // The set's own fields fail under the reader's name: it is said once, before the character.
-      constexpr std::string_view self = "CharacterSet::restore_state: ";
-      std::string_view why = e.what();
-      if (why.starts_with(self)) why.remove_prefix(self.size());
-      throw Error(std::string(self) + "character " + std::to_string(i) + ": " + std::string(why));
+    } catch (const Error& e) { // the controller's own reader: named after the character
+      throw Error("CharacterSet::restore_state: character " + std::to_string(i) + ": " + e.what());
     }
+    motions.push_back({velocity, pressure, stepping_back});
   }
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     characters_[i].controller->apply_state(states[i]);

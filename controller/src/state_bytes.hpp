@@ -86,8 +86,14 @@ public:
       fail("byte count", "got " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(size));
   }
 
+  /// Names the fields read from now on as those of one item of many: "character 2: velocity".
+  void within(const char* item, std::size_t index) {
+    item_ = item;
+    index_ = index;
+  }
   [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
-    throw Error(std::string(what_) + ": " + field + ": " + problem);
+    const std::string item = item_ != nullptr ? std::string(item_) + " " + std::to_string(index_) + ": " : "";
+    throw Error(std::string(what_) + ": " + item + field + ": " + problem);
   }
   std::uint8_t u8(const char*) { return static_cast<std::uint8_t>(bytes_[at_++]); }
   std::uint16_t u16(const char* field) {
@@ -141,6 +147,8 @@ private:
   std::span<const std::byte> bytes_;
   const char* what_;
   std::size_t at_ = 0;
+  const char* item_ = nullptr; ///< within's item, if any
+  std::size_t index_ = 0;
 };
 
 } // namespace glide::detail
