@@ -24,7 +24,7 @@ constexpr int k_frames = 360; // updates (count)
 // 4 cm thick walls, seeded; `o` offsets all of it (m).
 void build_yard(World& world, const glm::vec3& o, std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.f, 1.f), u01(0.f, 1.f);
-  add_turned_box(world, o + glm::vec3(0, -1, 0), {30, 1, 30}, glm::quat(1, 0, 0, 0));
+  add_box(world, o + glm::vec3(-30, -2, -30), o + glm::vec3(30, 0, 30)); // the floor, its top at y = 0
   for (int side = 0; side < 4; ++side) {
     const float turn = 1.5707963f * static_cast<float>(side);
     add_turned_box(world, o + glm::vec3(20.f * std::sin(turn), 2.f, 20.f * std::cos(turn)), {20, 2, 0.5f},
