@@ -31,6 +31,9 @@ constexpr float k_stopped = 0.1f;
 // How long a pusher stays stopped before it pushes with its whole walk, and how long it then
 // takes to go back to sharing it by mass once it moves (s).
 constexpr float k_pressure_time = 0.1f;
+// A piece's press whose part along up is more than this share of it lifts the characters in
+// its way instead of pushing them along the ground (ratio).
+constexpr float k_lifting_press = 0.7f;
 
 // One move's outcome followed by another's: where the second ended, what both did.
 void append(MoveResult& first, const MoveResult& second) {
@@ -97,12 +100,15 @@ bool CharacterSet::goes_first(std::size_t i, std::uint32_t j, const glm::vec3& a
 // first (goes_first): it slides along it, and when both are wedged it steps back from it, by its
 // walk, pushing on what stops it, and keeps walking backward for k_step_back_time. Every move is
 // a sweep against the world and the others where they now stand, so nothing ends inside anything;
-// a pusher's come out of the update's budget (spend_push_move).
-void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth,
+// a pusher's come out of the update's budget (spend_push_move). Pushes go along the ground, but
+// for a line a piece lifts (Shove::lift). Returns whether i moved on, and that move ended clear
+// (not crushed).
+bool CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth,
                               Shove shove, int& moves) {
   Character& c = characters_[i];
   const glm::vec3& up = c.controller->settings().up;
-  left = slid_along_walls(detail::horizontal(left, up), stopped, up);
+  const bool lifting = shove == Shove::lift; // a piece's press keeps its part along up
+  left = slid_along_walls(lifting ? left : detail::horizontal(left, up), stopped, up);
   std::array<std::uint32_t, MoveResult::k_max_hits> first{}; // the pushers that go before i
   int first_count = 0;
   bool step_back = false;
@@ -119,7 +125,7 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     if (c.pressure >= 1.f && characters_[hit.character.value].pressure > 0.f) step_back = true;
   }
   if (step_back) {
-    if (!spend_push_move()) return;
+    if (!spend_push_move()) return false;
     glm::vec3 back = -detail::horizontal(walk_[i], up) * dt;
     if (const float length = glm::length(back); length > push_reach_) back *= push_reach_ / length;
     const MoveResult moved = move_again(i, back / dt, dt);
@@ -127,7 +133,7 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     c.velocity = results_[i].result.displacement / dt;
     c.stepping_back = k_step_back_time;
     push_aside(i, back - moved.displacement, moved, dt, depth, Shove::line_stepping_back, moves);
-    return;
+    return false;
   }
   bool pushed = false;
   for (int h = 0; h < stopped.hit_count; ++h) {
@@ -140,7 +146,7 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     if (seen || c.shoved_by == hit.character.value) continue; // no pushing back who pushed it
     if (std::find(first.begin(), first.begin() + first_count, hit.character.value) != first.begin() + first_count)
       continue;
-    glm::vec3 along = -detail::horizontal(hit.normal, up); // from i into the other
+    glm::vec3 along = lifting ? -hit.normal : -detail::horizontal(hit.normal, up); // from i into the other
     const float length = glm::length(along);
     if (length < 1e-3f) continue;
     along /= length;
@@ -157,15 +163,18 @@ void CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     other.shoved_by = static_cast<std::uint32_t>(i);
     pushed = true;
     const MoveResult moved = move_again(hit.character.value, along * (share / dt), dt);
+    if (lifting) lifted_.push_back(hit.character.value);
     append(results_[hit.character.value].result, moved);
     other.velocity = results_[hit.character.value].result.displacement / dt;
     if (depth > 1)
       push_aside(hit.character.value, along * share - moved.displacement, moved, dt, depth - 1,
                  shove == Shove::pusher ? Shove::line : shove, moves);
   }
-  if (!pushed || !spend_push_move()) return;
-  append(results_[i].result, move_again(i, left / dt, dt));
+  if (!pushed || !spend_push_move()) return false;
+  const MoveResult on = move_again(i, left / dt, dt);
+  append(results_[i].result, on);
   c.velocity = results_[i].result.displacement / dt;
+  return !on.flags.crushed;
 }
 
 // Takes one move from the update's budget; false when it is spent.
@@ -208,8 +217,17 @@ void CharacterSet::push_through(std::span<const glm::vec3> velocities, float dt)
       // Outside the pushers' budget, in one of their own: what a piece presses must give way,
       // or stay inside the piece.
       const std::size_t pushers_left = std::exchange(push_budget_, press_budget);
-      push_aside(i, results_[i].result.push_stopped, stopped, dt, k_push_depth, Shove::line, moves);
+      const glm::vec3& press = results_[i].result.push_stopped;
+      const glm::vec3& up = c.controller->settings().up;
+      const bool lifts = glm::dot(press, up) > k_lifting_press * glm::length(press);
+      // Moved on clear of the piece, it was not crushed after all.
+      if (push_aside(i, press, stopped, dt, k_push_depth, lifts ? Shove::lift : Shove::line, moves))
+        results_[i].result.flags.crushed = false;
       press_budget = std::exchange(push_budget_, pushers_left);
+      // Those it lifted stand where their probes, made before the ones below followed, saw
+      // nothing under them.
+      for (const std::uint32_t k : lifted_) probe_ground_again(k);
+      lifted_.clear();
     }
     if (!c.info.push || results_[i].result.hit_count == 0) continue;
     glm::vec3 left = velocities[i] * dt - results_[i].result.displacement;

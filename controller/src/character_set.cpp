@@ -1,6 +1,7 @@
 // A crowd's frame: neighbours from a grid, every move against the start-of-frame capsules, then
 // the moves that ended in an overlap or left their reach taken back and made again one by one
 // in id order.
+#include "field_copy.hpp"
 #include "horizontal.hpp"
 
 #include <glide/controller/character_set.hpp>
@@ -389,16 +390,13 @@ void CharacterSet::note_result(std::size_t i, const MoveResult& result, float dt
   if (pressed) std::atomic_ref<bool>(pressed_).store(true, std::memory_order_relaxed); // moves run on many threads
 }
 
-// One character's move after the first ones, against the others' current capsules. Within its
-// reach they are those of its neighbours and of the characters whose moves left their reach; a
-// move that leaves even that region is taken back and made against every character in a wider
-// one.
-MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, float dt) {
-  ++moves_again_;
-  Character& c = characters_[i];
-  const Controller::Checkpoint before = c.controller->checkpoint();
-  MoveResult result;
-  NearbyPieces& nearby = c.controller->nearby_;
+// Runs `act` for character i against the others' current capsules, and returns whether a try
+// went beyond its region (then `act` ran again in a wider one after `retry`). Within its reach
+// they are those of its neighbours and of the characters whose moves left their reach; a query
+// that leaves even that region is made again against every character in a wider one.
+template <class Act, class Retry>
+bool CharacterSet::against_others_now(std::size_t i, Act act, Retry retry) {
+  NearbyPieces& nearby = characters_[i].controller->nearby_;
   std::vector<CapsuleObstacle>& others = again_;
   const auto take = [&](std::uint32_t j) {
     if (j == i || !meets(i, j)) return;
@@ -429,20 +427,42 @@ MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, fl
     }
     nearby.set_characters(others);
     nearby.set_character_region(region);
-    result = c.controller->move(velocity, dt);
+    act();
     const bool left = nearby.left_character_region();
     nearby.set_characters({});
     nearby.set_character_region(everywhere());
     if (!left || attempt >= k_region_tries) break;
-    c.controller->rewind(before);
+    retry();
   }
-  now_[i] = c.controller->capsule_at(c.controller->position_);
+  return attempt > 0;
+}
+
+// One character's move after the first ones, against the others where they now stand.
+MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, float dt) {
+  ++moves_again_;
+  Controller& k = *characters_[i].controller;
+  const Controller::Checkpoint before = k.checkpoint();
+  MoveResult result;
+  const bool widened = against_others_now(
+      i, [&] { result = k.move(velocity, dt); }, [&] { k.rewind(before); });
+  now_[i] = k.capsule_at(k.position_);
   // Where it now stands may lie beyond its reach: the later second moves look for it too.
-  if (attempt > 0) {
+  if (widened) {
     const auto at = std::lower_bound(left_.begin(), left_.end(), static_cast<std::uint32_t>(i));
     if (at == left_.end() || *at != i) left_.insert(at, static_cast<std::uint32_t>(i));
   }
   return result;
+}
+
+// Character i's ground probed again where everyone now stands, into its result: a lift's press
+// moved it up before the one it stands on followed.
+void CharacterSet::probe_ground_again(std::size_t i) {
+  Controller& k = *characters_[i].controller;
+  against_others_now(
+      i, [&] { k.update_ground(); }, [] {});
+  MoveResult& result = results_[i].result;
+  detail::copy_fields(result.ground, k.ground_);
+  result.flags.below = result.flags.below || k.ground_.state != GroundState::in_air;
 }
 
 // What a character moves by this frame: its input and the last velocity of the character it

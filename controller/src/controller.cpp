@@ -244,6 +244,8 @@ void Controller::move_checked(const glm::vec3& velocity, float dt, MoveResult& r
   const glm::vec3 start = position_;
   const glm::vec3& up = settings_->up;
   ride(result);
+  // A ride a character stopped reported the ground's whole push: recovery out of it is the same push.
+  const bool ride_stopped = result.push_stopper.target == HitTarget::character;
   be_pushed(result);
   // Walking: on walkable ground and not jumping off it. Walking uphill the velocity may point
   // up, walking downhill away from the ground's plane; only both together leave the ground.
@@ -252,7 +254,7 @@ void Controller::move_checked(const glm::vec3& velocity, float dt, MoveResult& r
 
   const glm::vec3 reach = velocity * dt;
   nearby_.reach(*world_, gjk::capsule_bounds(swept_capsule()).swept(reach), gather_margin(reach));
-  result.recovered = recover(dt, result);
+  result.recovered = recover(dt, ride_stopped, result);
 
   glm::vec3 motion = velocity * dt, kept_velocity = velocity;
   if (walking) {

@@ -64,9 +64,10 @@ std::optional<glm::vec3> rise_out_of_terrain(std::span<const Contact> contacts, 
 // blocking it. Sets `crushed` then. A push out of a piece the capsule is inside of that another
 // character stops is reported as a piece's push is (push_stopped, push_stopper): a character
 // put into a wall beside another must not stay there, and a CharacterSet moves the other aside.
+// When the ride was stopped by a character (`ride_stopped`), that report holds the whole push.
 // Out of another character, the push may pass into a neighbour by up to half the overlap it
 // leaves, which that one then recovers from: a pile comes apart from inside.
-float Controller::recover(float dt, MoveResult& result) {
+float Controller::recover(float dt, bool ride_stopped, MoveResult& result) {
   bool& crushed = result.flags.crushed;
   // The last probe saw every piece and found none closer than the recovery gap; since, only
   // characters can have come closer.
@@ -288,7 +289,7 @@ float Controller::recover(float dt, MoveResult& result) {
       // Held where a moving piece overlaps it by what does not let it out (a lift coming
       // down past a character beside a wall): that piece crushes it.
       if (step * fraction <= cleared && pushes_out_of_moving) crushed = true;
-      if ((out_of_piece || out_of_character) && hit.target == HitTarget::character) {
+      if ((out_of_piece || out_of_character) && hit.target == HitTarget::character && !ride_stopped) {
         result.push_stopped += motion * (1.f - fraction);
         result.push_stopper = hit_of(hit, fraction);
       }

@@ -37,7 +37,7 @@ float twist_about(const glm::quat& rotation, const glm::vec3& up) {
 // World::move_piece not ridden yet), the feet go where that move took the point they stood on,
 // before the move's own motion, so the character keeps its place on the piece with no frame of
 // latency. The ride is swept through everything but the piece itself, which moves along: a wall
-// or a ceiling stops it.
+// or a ceiling stops it, and a character stopping its rise is reported as stopping a push.
 void Controller::ride(MoveResult& result) {
   if (ground_.state == GroundState::in_air || ground_.target != HitTarget::piece || !world_->contains(ground_.piece))
     return;
@@ -54,6 +54,14 @@ void Controller::ride(MoveResult& result) {
       nearby_.sweep_capsule(*world_, swept_capsule(), delta, query_filter_except(ground_.piece), sweep_settings());
   result.carried = delta * (hit.hit ? hit.fraction : 1.f);
   position_ += result.carried;
+  const float rise = glm::dot(delta * (1.f - (hit.hit ? hit.fraction : 1.f)), settings_->up);
+  if (hit.hit && hit.target == HitTarget::character && rise > 0.f) {
+    // A character standing on this one stops it (a lift rising under two), which leaves it in
+    // the piece: the rest of the rise is reported as a piece's push a character stopped, so a
+    // CharacterSet lifts that one out of the way. Across up the piece only slides under it.
+    result.push_stopped += settings_->up * rise;
+    result.push_stopper = hit_of(hit, hit.fraction);
+  }
   // The ground as the ride left it: the piece may have turned or tilted under the feet.
   update_ground();
 }

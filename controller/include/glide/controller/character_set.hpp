@@ -156,16 +156,20 @@ private:
   void move_first(std::size_t i, std::span<const CapsuleObstacle> others, const glm::vec3& velocity, float dt);
   void take_result(std::size_t i, const MoveResult& result, float dt);
   void note_result(std::size_t i, const MoveResult& result, float dt);
+  template <class Act, class Retry>
+  bool against_others_now(std::size_t i, Act act, Retry retry);
   MoveResult move_again(std::size_t i, const glm::vec3& velocity, float dt);
+  void probe_ground_again(std::size_t i);
   glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
-  /// Who moves a character in push_aside: a pusher itself, or a line pushed on by one that
-  /// pushes or that steps back.
-  enum class Shove : std::uint8_t { pusher, line, line_stepping_back };
+  /// Who moves a character in push_aside: a pusher itself, a line pushed on by one that pushes
+  /// or that steps back, or a line a piece lifts (pressing upward: the pushes keep their part
+  /// along up).
+  enum class Shove : std::uint8_t { pusher, line, line_stepping_back, lift };
   glm::vec3 slid_walk(std::size_t k) const;
   bool goes_first(std::size_t i, std::uint32_t j, const glm::vec3& along) const;
   void push_through(std::span<const glm::vec3> velocities, float dt);
   bool spend_push_move();
-  void push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth, Shove shove,
+  bool push_aside(std::size_t i, glm::vec3 left, const MoveResult& stopped, float dt, int depth, Shove shove,
                   int& moves);
 
   const World* world_;
@@ -188,6 +192,7 @@ private:
   std::vector<std::uint32_t> redone_;               ///< whose first moves are made again, by index
   std::vector<std::uint32_t> left_;                 ///< whose moves left their reach, by index
   std::vector<CapsuleObstacle> again_;              ///< the obstacles of a second move
+  std::vector<std::uint32_t> lifted_;               ///< whom a piece's press lifted, in the order moved
 
   // Neighbours are looked for among candidates kept across updates (Verlet lists): each one's
   // reach grown by a pad when they were last renewed, and the others whose grown reach met it.

@@ -246,7 +246,7 @@ private:
   void ride(MoveResult& result);
   void be_pushed(MoveResult& result);
   bool squeeze_out(PieceId id, const glm::vec3& stopped, MoveResult& result);
-  float recover(float dt, MoveResult& result);
+  float recover(float dt, bool ride_stopped, MoveResult& result);
   void slide(glm::vec3 motion, const glm::vec3& velocity, float dt, bool walking, MoveResult& result);
   bool try_step(const glm::vec3& motion, const SweepHit& blocker, glm::vec3& left);
   bool step_top_continues(const glm::vec3& landing, const glm::vec3& dir) const;
