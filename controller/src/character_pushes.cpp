@@ -1,11 +1,13 @@
-// A crowd's pushes: after the moves of an update, pushers in id order move the characters that
-// stopped them out of their way, down a line, within a budget of moves per update.
+// A crowd's moves after the first ones: the characters standing on others carried up with them,
+// and the pushes: pushers in id order move the characters that stopped them out of their way,
+// down a line, within a budget of moves per update.
 #include "horizontal.hpp"
 
 #include <glide/controller/character_set.hpp>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <utility>
 
@@ -13,8 +15,6 @@ namespace glide {
 
 namespace {
 
-// No character: a character id none has.
-constexpr std::uint32_t k_nobody = 0xffffffffu;
 // How many characters down a line a push goes on to (count).
 constexpr int k_push_depth = 8;
 // How many characters one pusher may move out of its way in an update, down every line (count).
@@ -34,6 +34,11 @@ constexpr float k_pressure_time = 0.1f;
 // A piece's press whose part along up is more than this share of it lifts the characters in
 // its way instead of pushing them along the ground (ratio).
 constexpr float k_lifting_press = 0.7f;
+// Characters standing on one another carried up in one update, at most (count): a stack's
+// depth is counted no further.
+constexpr std::uint64_t k_stack_depth = 8;
+// The least rise or fall of the one under it that carries a character (m).
+constexpr float k_least_carry = 1e-5f;
 
 // One move's outcome followed by another's: where the second ended, what both did.
 void append(MoveResult& first, const MoveResult& second) {
@@ -129,8 +134,7 @@ bool CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     glm::vec3 back = -detail::horizontal(walk_[i], up) * dt;
     if (const float length = glm::length(back); length > push_reach_) back *= push_reach_ / length;
     const MoveResult moved = move_again(i, back / dt, dt);
-    append(results_[i].result, moved);
-    c.velocity = results_[i].result.displacement / dt;
+    append_move(i, moved, dt);
     c.stepping_back = k_step_back_time;
     push_aside(i, back - moved.displacement, moved, dt, depth, Shove::line_stepping_back, moves);
     return false;
@@ -164,17 +168,48 @@ bool CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     pushed = true;
     const MoveResult moved = move_again(hit.character.value, along * (share / dt), dt);
     if (lifting) lifted_.push_back(hit.character.value);
-    append(results_[hit.character.value].result, moved);
-    other.velocity = results_[hit.character.value].result.displacement / dt;
+    append_move(hit.character.value, moved, dt);
     if (depth > 1)
       push_aside(hit.character.value, along * share - moved.displacement, moved, dt, depth - 1,
                  shove == Shove::pusher ? Shove::line : shove, moves);
   }
   if (!pushed || !spend_push_move()) return false;
   const MoveResult on = move_again(i, left / dt, dt);
-  append(results_[i].result, on);
-  c.velocity = results_[i].result.displacement / dt;
+  append_move(i, on, dt);
   return !on.flags.crushed;
+}
+
+// Another move of character k this update, after those of its result.
+void CharacterSet::append_move(std::size_t k, const MoveResult& moved, float dt) {
+  append(results_[k].result, moved);
+  characters_[k].velocity = results_[k].result.displacement / dt;
+}
+
+// Those standing on another go up and down with it: their moves met it where it stood at the
+// start of the frame, and its own moves passed through them (a walk up a slope or a step, a
+// lift's ride), so each is swept along up by what the one under it rose (or fell), in id order
+// from the bottom of the stacks up. One a ceiling stops overlaps the one under it: both move
+// again.
+void CharacterSet::carry_riders(float dt) {
+  stacked_.clear();
+  for (std::size_t i = 0; i < characters_.size(); ++i) {
+    if (stands_on_[i] == k_nobody) continue;
+    std::uint64_t depth = 0;
+    for (std::uint32_t k = stands_on_[i]; depth < k_stack_depth && stands_on_[k] != k_nobody; k = stands_on_[k])
+      ++depth;
+    stacked_.push_back(depth << 32 | i);
+  }
+  std::sort(stacked_.begin(), stacked_.end());
+  const auto rise = [&](std::uint32_t k) {
+    return glm::dot(now_[k].segment.a - start_[k].capsule.segment.a, characters_[k].controller->settings().up);
+  };
+  for (const std::uint64_t entry : stacked_) {
+    const auto r = static_cast<std::uint32_t>(entry & 0xffffffffu);
+    const float by = rise(stands_on_[r]);
+    if (!(std::abs(by) > k_least_carry)) continue;
+    const glm::vec3 lift = characters_[r].controller->settings().up * by;
+    append_move(r, carry_again(r, lift), dt);
+  }
 }
 
 // Takes one move from the update's budget; false when it is spent.

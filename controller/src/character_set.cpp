@@ -320,7 +320,7 @@ void CharacterSet::renew_candidates() {
 
 // The others whose reach meets i's, in id order, as near_[i] (its candidates first renewed from
 // the grid when `renewed`); and appended to `obstacles`, the start capsules of those i meets
-// that lie in its reach, in the same order.
+// that lie in its reach, in the same order, but for those standing on i (carry_riders).
 void CharacterSet::gather_near(std::size_t i, bool renewed, std::vector<CapsuleObstacle>& obstacles) {
   thread_local std::vector<std::uint32_t> found; // one warm buffer per thread
   // Room for every candidate: a character is one of the candidates or of the roamers, once.
@@ -350,7 +350,8 @@ void CharacterSet::gather_near(std::size_t i, bool renewed, std::vector<CapsuleO
   // Only the capsules inside i's reach: its move's queries stay inside it (else the move is
   // made again), so each query would skip the others, after a test of its own.
   for (const std::uint32_t j : near_[i].ids())
-    if (meets(i, j) && overlaps(gjk::capsule_bounds(start_[j].capsule), mine)) obstacles.push_back(start_[j]);
+    if (meets(i, j) && stands_on_[j] != i && overlaps(gjk::capsule_bounds(start_[j].capsule), mine))
+      obstacles.push_back(start_[j]);
 }
 
 // One character's first move, against the others' start-of-frame capsules whose reach meets
@@ -390,16 +391,17 @@ void CharacterSet::note_result(std::size_t i, const MoveResult& result, float dt
   if (pressed) std::atomic_ref<bool>(pressed_).store(true, std::memory_order_relaxed); // moves run on many threads
 }
 
-// Runs `act` for character i against the others' current capsules, and returns whether a try
-// went beyond its region (then `act` ran again in a wider one after `retry`). Within its reach
-// they are those of its neighbours and of the characters whose moves left their reach; a query
-// that leaves even that region is made again against every character in a wider one.
+// Runs `act` for character i against the others' current capsules (but those standing on it when
+// `past_riders`: it carries them after), and returns whether a try went beyond its region (then
+// `act` ran again in a wider one after `retry`). Within its reach they are those of its
+// neighbours and of the characters whose moves left their reach; a query that leaves even that
+// region is made again against every character in a wider one.
 template <class Act, class Retry>
-bool CharacterSet::against_others_now(std::size_t i, Act act, Retry retry) {
+bool CharacterSet::against_others_now(std::size_t i, bool past_riders, Act act, Retry retry) {
   NearbyPieces& nearby = characters_[i].controller->nearby_;
   std::vector<CapsuleObstacle>& others = again_;
   const auto take = [&](std::uint32_t j) {
-    if (j == i || !meets(i, j)) return;
+    if (j == i || !meets(i, j) || (past_riders && stands_on_[j] == i)) return;
     CapsuleObstacle o = start_[j];
     o.capsule = now_[j];
     others.push_back(o);
@@ -437,14 +439,16 @@ bool CharacterSet::against_others_now(std::size_t i, Act act, Retry retry) {
   return attempt > 0;
 }
 
-// One character's move after the first ones, against the others where they now stand.
-MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, float dt) {
+// What `move` makes of character i's controller after the first moves, against the others where
+// they now stand (taken back and made again in a wider region when it went beyond its own).
+template <class Move>
+MoveResult CharacterSet::again(std::size_t i, bool past_riders, Move move) {
   ++moves_again_;
   Controller& k = *characters_[i].controller;
   const Controller::Checkpoint before = k.checkpoint();
   MoveResult result;
   const bool widened = against_others_now(
-      i, [&] { result = k.move(velocity, dt); }, [&] { k.rewind(before); });
+      i, past_riders, [&] { result = move(k); }, [&] { k.rewind(before); });
   now_[i] = k.capsule_at(k.position_);
   // Where it now stands may lie beyond its reach: the later second moves look for it too.
   if (widened) {
@@ -454,26 +458,40 @@ MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, fl
   return result;
 }
 
+// One character's move after the first ones, against the others where they now stand.
+MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, float dt) {
+  return again(i, false, [&](Controller& k) { return k.move(velocity, dt); });
+}
+
+// Character i carried by `lift` with the one it stands on (Controller::carry), against the others
+// where they now stand but those standing on it, carried next.
+MoveResult CharacterSet::carry_again(std::size_t i, const glm::vec3& lift) {
+  return again(i, true, [&](Controller& k) { return k.carry(lift); });
+}
+
 // Character i's ground probed again where everyone now stands, into its result: a lift's press
 // moved it up before the one it stands on followed.
 void CharacterSet::probe_ground_again(std::size_t i) {
   Controller& k = *characters_[i].controller;
   against_others_now(
-      i, [&] { k.update_ground(); }, [] {});
+      i, false, [&] { k.update_ground(); }, [] {});
   MoveResult& result = results_[i].result;
   detail::copy_fields(result.ground, k.ground_);
   result.flags.below = result.flags.below || k.ground_.state != GroundState::in_air;
 }
 
-// What a character moves by this frame: its input and the last velocity of the character it
-// stands on (a one-frame lag, as every character moves against the others' start of frame).
-glm::vec3 CharacterSet::carried_velocity(std::size_t i, const glm::vec3& input) const {
+// What a character moves by this frame: its input and the last velocity along the ground of
+// the character it stands on (a one-frame lag, as every character moves against the others'
+// start of frame), whom it notes in stands_on_.
+glm::vec3 CharacterSet::carried_velocity(std::size_t i, const glm::vec3& input) {
   const Character& c = characters_[i];
   glm::vec3 v = input;
   const glm::vec3& up = c.controller->settings().up;
   const GroundInfo& ground = c.controller->ground();
+  stands_on_[i] = k_nobody;
   if (ground.state == GroundState::on_ground && ground.target == HitTarget::character &&
       ground.character.value < characters_.size()) {
+    stands_on_[i] = ground.character.value;
     const glm::vec3 under = characters_[ground.character.value].velocity;
     v += detail::horizontal(under, up); // along the ground: falling with it is gravity's job
   }
@@ -500,6 +518,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   padded_.resize(n);
   candidates_.resize(n);
   roaming_.resize(n);
+  stands_on_.resize(n);
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       if (i + k_prefetch_ahead < end) {
@@ -566,6 +585,8 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
       now_[i] = k.capsule_at(k.position_);
     }
   });
+
+  carry_riders(dt);
 
   // Which moves ended overlapping another's: each character decides for itself, symmetrically.
   run(n, [&](std::size_t begin, std::size_t end) {

@@ -1,3 +1,5 @@
+#include "field_copy.hpp"
+
 #include <glide/controller/controller.hpp>
 #include <glide/world/world.hpp>
 
@@ -64,6 +66,24 @@ void Controller::ride(MoveResult& result) {
   }
   // The ground as the ride left it: the piece may have turned or tilted under the feet.
   update_ground();
+}
+
+// Carries the character by `delta` with the character it stands on, which rose through it: a
+// sweep through everything else (one leaving what it starts inside of passes it), then its
+// ground as the carry left it. A CharacterSet's work; no recovery, which would push it out of
+// the one under it on top of the carry.
+MoveResult Controller::carry(const glm::vec3& delta) {
+  MoveResult result;
+  const SweepHit hit = sweep(delta);
+  result.carried = delta * (hit.hit ? hit.fraction : 1.f);
+  position_ += result.carried;
+  if (hit.hit) record_hit(hit, hit.fraction, result);
+  update_ground();
+  detail::copy_fields(result.ground, ground_);
+  result.flags.below = result.flags.below || ground_.state != GroundState::in_air;
+  result.position = position_;
+  result.displacement = result.carried;
+  return result;
 }
 
 // Pushes: a piece that moved into the capsule since the last move (a door, a sliding wall, a

@@ -32,7 +32,8 @@ struct CharacterInfo {
 ///     crowd.update(velocities, dt, pool.hook()); // velocities[i] for the i-th added
 ///
 /// The rule that makes results independent of the threads: every character moves against the
-/// world and the others' capsules as they stood at the start of the frame. Characters whose
+/// world and the others' capsules as they stood at the start of the frame (but those standing on
+/// it, which then go up or down with it, the bottom of each stack first). Characters whose
 /// new capsules then overlap, or whose moves went beyond where their neighbours were looked
 /// for, take their moves back and move again one after the other, in the order they were
 /// added, each against the others where they now stand; then the pushers, in the same order,
@@ -98,6 +99,8 @@ private:
   static constexpr float k_step_back_time = 0.2f;
   // Kinds of settings kept to share with characters added later (count).
   static constexpr std::size_t k_kept_settings = 8;
+  // No character: an index none has.
+  static constexpr std::uint32_t k_nobody = 0xffffffffu;
 
   // What the passes over the crowd read of every character, in one dense array; the results
   // and checkpoints (nearly a kilobyte each) lie apart, touched once a move.
@@ -157,10 +160,15 @@ private:
   void take_result(std::size_t i, const MoveResult& result, float dt);
   void note_result(std::size_t i, const MoveResult& result, float dt);
   template <class Act, class Retry>
-  bool against_others_now(std::size_t i, Act act, Retry retry);
+  bool against_others_now(std::size_t i, bool past_riders, Act act, Retry retry);
+  template <class Move>
+  MoveResult again(std::size_t i, bool past_riders, Move move);
   MoveResult move_again(std::size_t i, const glm::vec3& velocity, float dt);
+  MoveResult carry_again(std::size_t i, const glm::vec3& lift);
   void probe_ground_again(std::size_t i);
-  glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
+  glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input);
+  void append_move(std::size_t k, const MoveResult& moved, float dt);
+  void carry_riders(float dt);
   /// Who moves a character in push_aside: a pusher itself, a line pushed on by one that pushes
   /// or that steps back, or a line a piece lifts (pressing upward: the pushes keep their part
   /// along up).
@@ -193,6 +201,8 @@ private:
   std::vector<std::uint32_t> left_;                 ///< whose moves left their reach, by index
   std::vector<CapsuleObstacle> again_;              ///< the obstacles of a second move
   std::vector<std::uint32_t> lifted_;               ///< whom a piece's press lifted, in the order moved
+  std::vector<std::uint32_t> stands_on_; ///< whom each one stands on at the start of the update (k_nobody: none)
+  std::vector<std::uint64_t> stacked_;   ///< those standing on another: depth in its stack << 32 | index
 
   // Neighbours are looked for among candidates kept across updates (Verlet lists): each one's
   // reach grown by a pad when they were last renewed, and the others whose grown reach met it.
