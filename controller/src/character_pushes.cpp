@@ -1,5 +1,5 @@
-// A crowd's moves after the first ones: the characters standing on others carried up with them,
-// and the pushes: pushers in id order move the characters that stopped them out of their way,
+// A crowd's moves after the first ones: the characters standing on others carried up or down
+// with them, and the pushes: pushers in id order move the characters that stopped them out of their way,
 // down a line, within a budget of moves per update.
 #include "horizontal.hpp"
 
@@ -34,8 +34,8 @@ constexpr float k_pressure_time = 0.1f;
 // A piece's press whose part along up is more than this share of it lifts the characters in
 // its way instead of pushing them along the ground (ratio).
 constexpr float k_lifting_press = 0.7f;
-// Characters standing on one another carried up in one update, at most (count): a stack's
-// depth is counted no further.
+// How deep in a stack a character's place is counted, at most (count): deeper ones are carried
+// in id order among themselves, after the rest.
 constexpr std::uint64_t k_stack_depth = 8;
 // The least rise or fall of the one under it that carries a character (m).
 constexpr float k_least_carry = 1e-5f;
@@ -192,6 +192,7 @@ void CharacterSet::append_move(std::size_t k, const MoveResult& moved, float dt)
 // again.
 void CharacterSet::carry_riders(float dt) {
   stacked_.clear();
+  if (!stacked_any_) return; // a pass over every character for nothing
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     if (stands_on_[i] == k_nobody) continue;
     std::uint64_t depth = 0;

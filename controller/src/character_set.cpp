@@ -492,6 +492,7 @@ glm::vec3 CharacterSet::carried_velocity(std::size_t i, const glm::vec3& input) 
   if (ground.state == GroundState::on_ground && ground.target == HitTarget::character &&
       ground.character.value < characters_.size()) {
     stands_on_[i] = ground.character.value;
+    std::atomic_ref<bool>(stacked_any_).store(true, std::memory_order_relaxed); // prepared on many threads
     const glm::vec3 under = characters_[ground.character.value].velocity;
     v += detail::horizontal(under, up); // along the ground: falling with it is gravity's job
   }
@@ -515,6 +516,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   filtered_.resize(n);
   refused_.assign(n, 0);
   pressed_ = false;
+  stacked_any_ = false;
   padded_.resize(n);
   candidates_.resize(n);
   roaming_.resize(n);

@@ -250,6 +250,7 @@ private:
   float push_reach_ = 0.f;          ///< farthest a pusher moves another, or itself again, in this update (m)
   std::size_t pushers_ = 0;         ///< characters whose CharacterInfo::push is set (count)
   bool pressed_ = false;            ///< a piece pressed some character on another this update
+  bool stacked_any_ = false;        ///< some character stood on another at the start of this update
   std::size_t push_budget_ = 0;     ///< moves the pushers may still make in this update (count)
   std::size_t moves_again_ = 0;     ///< move_again calls ever made (count)
   std::size_t last_push_moves_ = 0; ///< of those, the last update's pushes' (count)
