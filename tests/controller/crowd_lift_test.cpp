@@ -224,7 +224,7 @@ TEST_CASE("a character carrying one or two others on its head walks up ramps and
           }
           CHECK(closest_pair_gap(set) >= -1e-4f);
         }
-        // Up the climb: 6 m walked, the lowest 1 m (ramp at 10 degrees) to 3.5 m past its foot.
+        // 6 m walked, 3 of them up the climb, which starts at x = 3.
         CHECK(set.controller(stack[0]).position().x > 5.f);
         CHECK(off == 0);
         CHECK(worst_gap <= 2e-3f);
