@@ -1,6 +1,6 @@
 // A crowd's moves after the first ones: the characters standing on others carried up or down
-// with them, and the pushes: pushers in id order move the characters that stopped them out of their way,
-// down a line, within a budget of moves per update.
+// with them, and the pushes: pushers in id order move the characters that stopped them out of
+// their way, down a line, within a budget of moves per update.
 #include "horizontal.hpp"
 
 #include <glide/controller/character_set.hpp>

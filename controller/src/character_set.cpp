@@ -1,7 +1,6 @@
 // A crowd's frame: neighbours from a grid, every move against the start-of-frame capsules, then
 // the moves that ended in an overlap or left their reach taken back and made again one by one
 // in id order.
-#include "field_copy.hpp"
 #include "horizontal.hpp"
 
 #include <glide/controller/character_set.hpp>
@@ -239,6 +238,11 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   const Character& c = characters_[i];
   const Controller& k = *c.controller;
   k.check_move(input, dt);
+  const GroundInfo& ground = k.ground();
+  const bool on_character = ground.state == GroundState::on_ground && ground.target == HitTarget::character &&
+                            ground.character.value < characters_.size();
+  stands_on_[i] = on_character ? ground.character.value : k_nobody;
+  if (on_character) std::atomic_ref<bool>(stacked_any_).store(true, std::memory_order_relaxed); // on many threads
   effective_[i] = carried_velocity(i, input);
   const ControllerSettings& s = k.settings();
   walk_[i] = effective_[i];
@@ -475,28 +479,16 @@ void CharacterSet::probe_ground_again(std::size_t i) {
   Controller& k = *characters_[i].controller;
   against_others_now(
       i, false, [&] { k.update_ground(); }, [] {});
-  MoveResult& result = results_[i].result;
-  detail::copy_fields(result.ground, k.ground_);
-  result.flags.below = result.flags.below || k.ground_.state != GroundState::in_air;
+  k.report_ground(results_[i].result);
 }
 
 // What a character moves by this frame: its input and the last velocity along the ground of
-// the character it stands on (a one-frame lag, as every character moves against the others'
-// start of frame), whom it notes in stands_on_.
-glm::vec3 CharacterSet::carried_velocity(std::size_t i, const glm::vec3& input) {
-  const Character& c = characters_[i];
-  glm::vec3 v = input;
-  const glm::vec3& up = c.controller->settings().up;
-  const GroundInfo& ground = c.controller->ground();
-  stands_on_[i] = k_nobody;
-  if (ground.state == GroundState::on_ground && ground.target == HitTarget::character &&
-      ground.character.value < characters_.size()) {
-    stands_on_[i] = ground.character.value;
-    std::atomic_ref<bool>(stacked_any_).store(true, std::memory_order_relaxed); // prepared on many threads
-    const glm::vec3 under = characters_[ground.character.value].velocity;
-    v += detail::horizontal(under, up); // along the ground: falling with it is gravity's job
-  }
-  return v;
+// the character it stands on (stands_on_; a one-frame lag, as every character moves against the
+// others' start of frame).
+glm::vec3 CharacterSet::carried_velocity(std::size_t i, const glm::vec3& input) const {
+  if (stands_on_[i] == k_nobody) return input;
+  const glm::vec3& up = characters_[i].controller->settings().up;
+  return input + detail::horizontal(characters_[stands_on_[i]].velocity, up); // falling with it is gravity's job
 }
 
 void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const ParallelFor& parallel_for) {

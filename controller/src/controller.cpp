@@ -276,11 +276,15 @@ void Controller::move_checked(const glm::vec3& velocity, float dt, MoveResult& r
   const bool off_ground = ground_.state != GroundState::on_ground ||
                           ground_.distance > settings_->skin_width + 2.f * settings_->toi_tolerance;
   if (walking && off_ground && snap_to_floor()) update_ground();
-  detail::copy_fields(result.ground, ground_);
-  result.flags.below = result.flags.below || ground_.state != GroundState::in_air;
+  report_ground(result);
   result.position = position_;
   result.displacement = position_ - start;
   seen_revision_ = world_->revision();
+}
+
+void Controller::report_ground(MoveResult& result) const {
+  detail::copy_fields(result.ground, ground_);
+  result.flags.below = result.flags.below || ground_.state != GroundState::in_air;
 }
 
 void Controller::record_hit(const SweepHit& hit, float fraction, MoveResult& result) const {

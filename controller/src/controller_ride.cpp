@@ -1,5 +1,3 @@
-#include "field_copy.hpp"
-
 #include <glide/controller/controller.hpp>
 #include <glide/world/world.hpp>
 
@@ -79,8 +77,7 @@ MoveResult Controller::carry(const glm::vec3& delta) {
   position_ += result.carried;
   if (hit.hit) record_hit(hit, hit.fraction, result);
   update_ground();
-  detail::copy_fields(result.ground, ground_);
-  result.flags.below = result.flags.below || ground_.state != GroundState::in_air;
+  report_ground(result);
   result.position = position_;
   result.displacement = result.carried;
   return result;

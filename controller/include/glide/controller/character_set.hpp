@@ -166,7 +166,7 @@ private:
   MoveResult move_again(std::size_t i, const glm::vec3& velocity, float dt);
   MoveResult carry_again(std::size_t i, const glm::vec3& lift);
   void probe_ground_again(std::size_t i);
-  glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input);
+  glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
   void append_move(std::size_t k, const MoveResult& moved, float dt);
   void carry_riders(float dt);
   /// Who moves a character in push_aside: a pusher itself, a line pushed on by one that pushes

@@ -253,6 +253,8 @@ private:
   bool step_top_continues(const glm::vec3& landing, const glm::vec3& dir) const;
   bool snap_to_floor();
   void update_ground();
+  /// The ground as the move left it, into `result` (its ground, and flags.below when on some).
+  void report_ground(MoveResult& result) const;
   void record_hit(const SweepHit& hit, float fraction, MoveResult& result) const;
   /// A sweep's hit as a move reports it, at `fraction` of the move's motion.
   static ControllerHit hit_of(const SweepHit& hit, float fraction) {
