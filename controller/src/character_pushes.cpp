@@ -1,6 +1,6 @@
-// A crowd's moves after the first ones: the characters standing on others carried up or down
-// with them, and the pushes: pushers in id order move the characters that stopped them out of
-// their way, down a line, within a budget of moves per update.
+// A crowd's pushes, after its other moves: pushers in id order move the characters that stopped
+// them out of their way, down a line, within a budget of moves per update.
+#include "append_result.hpp"
 #include "horizontal.hpp"
 
 #include <glide/controller/character_set.hpp>
@@ -34,28 +34,6 @@ constexpr float k_pressure_time = 0.1f;
 // A piece's press whose part along up is more than this share of it lifts the characters in
 // its way instead of pushing them along the ground (ratio).
 constexpr float k_lifting_press = 0.7f;
-// How deep in a stack a character's place is counted, at most (count): deeper ones are carried
-// in id order among themselves, after the rest.
-constexpr std::uint64_t k_stack_depth = 8;
-// The least rise or fall of the one under it that carries a character (m).
-constexpr float k_least_carry = 1e-5f;
-
-// One move's outcome followed by another's: where the second ended, what both did.
-void append(MoveResult& first, const MoveResult& second) {
-  first.position = second.position;
-  first.displacement += second.displacement;
-  first.carried += second.carried;
-  first.pushed += second.pushed;
-  first.yaw_delta += second.yaw_delta;
-  first.ground = second.ground;
-  first.flags.sides |= second.flags.sides;
-  first.flags.above |= second.flags.above;
-  first.flags.below |= second.flags.below;
-  first.flags.crushed |= second.flags.crushed;
-  first.recovered += second.recovered;
-  for (int h = 0; h < second.hit_count && first.hit_count < MoveResult::k_max_hits; ++h)
-    first.hits[static_cast<std::size_t>(first.hit_count++)] = second.hits[static_cast<std::size_t>(h)];
-}
 
 // `v` slid along the walls of a move's hits: less its part into each (across the unit `up`).
 glm::vec3 slid_along_walls(glm::vec3 v, const MoveResult& r, const glm::vec3& up) {
@@ -181,36 +159,8 @@ bool CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
 
 // Another move of character k this update, after those of its result.
 void CharacterSet::append_move(std::size_t k, const MoveResult& moved, float dt) {
-  append(results_[k].result, moved);
+  detail::append(results_[k].result, moved);
   characters_[k].velocity = results_[k].result.displacement / dt;
-}
-
-// Those standing on another go up and down with it: their moves met it where it stood at the
-// start of the frame, and its own moves passed through them (a walk up a slope or a step, a
-// lift's ride), so each is swept along up by what the one under it rose (or fell), in id order
-// from the bottom of the stacks up. One a ceiling stops overlaps the one under it: both move
-// again.
-void CharacterSet::carry_riders(float dt) {
-  stacked_.clear();
-  if (!stacked_any_) return; // a pass over every character for nothing
-  for (std::size_t i = 0; i < characters_.size(); ++i) {
-    if (stands_on_[i] == k_nobody) continue;
-    std::uint64_t depth = 0;
-    for (std::uint32_t k = stands_on_[i]; depth < k_stack_depth && stands_on_[k] != k_nobody; k = stands_on_[k])
-      ++depth;
-    stacked_.push_back(depth << 32 | i);
-  }
-  std::sort(stacked_.begin(), stacked_.end());
-  const auto rise = [&](std::uint32_t k) {
-    return glm::dot(now_[k].segment.a - start_[k].capsule.segment.a, characters_[k].controller->settings().up);
-  };
-  for (const std::uint64_t entry : stacked_) {
-    const auto r = static_cast<std::uint32_t>(entry & 0xffffffffu);
-    const float by = rise(stands_on_[r]);
-    if (!(std::abs(by) > k_least_carry)) continue;
-    const glm::vec3 lift = characters_[r].controller->settings().up * by;
-    append_move(r, carry_again(r, lift), dt);
-  }
 }
 
 // Takes one move from the update's budget; false when it is spent.

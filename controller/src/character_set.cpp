@@ -32,8 +32,6 @@ constexpr std::uint32_t k_no_cell = 0xffffffffu;
 // The least cosine of a slope the reach allows for: steeper walks stretch a motion more, and
 // a move that then leaves its reach is taken back and made again (count).
 constexpr float k_min_slope_cos = 0.25f;
-// Why a first move is made again: it ended overlapping another, or its queries left its reach.
-constexpr std::uint8_t k_overlapped = 1, k_left_reach = 2;
 // Tries of a second move in ever wider regions before it meets every character (count).
 constexpr int k_region_tries = 3;
 // The pad a reach is grown by for the candidate lists, in the widest capsule radius: the lists
@@ -243,7 +241,7 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
                             ground.character.value < characters_.size();
   stands_on_[i] = on_character ? ground.character.value : k_nobody;
   if (on_character) std::atomic_ref<bool>(stacked_any_).store(true, std::memory_order_relaxed); // on many threads
-  effective_[i] = carried_velocity(i, input);
+  effective_[i] = input;
   const ControllerSettings& s = k.settings();
   walk_[i] = effective_[i];
   if (c.info.push && c.stepping_back > 0.f) // it walks backward, falling as it would
@@ -252,7 +250,10 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   start_[i] = {k.capsule_at(k.position_), c.velocity, c.info.layers, CharacterId{static_cast<std::uint32_t>(i)}};
   masks_[i] = s.layer_mask;
   filtered_[i] = s.character_filter || k.listener_ ? 1 : 0;
-  const float motion = glm::length(effective_[i]) * dt;
+  // Standing on another, it is carried by what that one moves (carry_riders), about as far as
+  // its last move.
+  const float carried = on_character ? glm::length(characters_[stands_on_[i]].velocity) : 0.f;
+  const float motion = (glm::length(effective_[i]) + carried) * dt;
   const float vertical = s.step_height + s.floor_snap_distance;
   const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
   const glm::vec3 size = body.max - body.min;
@@ -467,10 +468,11 @@ MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, fl
   return again(i, false, [&](Controller& k) { return k.move(velocity, dt); });
 }
 
-// Character i carried by `lift` with the one it stands on (Controller::carry), against the others
+// Character i carried by `by` with the one it stands on (Controller::carry), against the others
 // where they now stand but those standing on it, carried next.
-MoveResult CharacterSet::carry_again(std::size_t i, const glm::vec3& lift) {
-  return again(i, true, [&](Controller& k) { return k.carry(lift); });
+MoveResult CharacterSet::carry_again(std::size_t i, const glm::vec3& by) {
+  const CharacterId under{stands_on_[i]};
+  return again(i, true, [&](Controller& k) { return k.carry(by, under); });
 }
 
 // Character i's ground probed again where everyone now stands, into its result: a lift's press
@@ -480,15 +482,6 @@ void CharacterSet::probe_ground_again(std::size_t i) {
   against_others_now(
       i, false, [&] { k.update_ground(); }, [] {});
   k.report_ground(results_[i].result);
-}
-
-// What a character moves by this frame: its input and the last velocity along the ground of
-// the character it stands on (stands_on_; a one-frame lag, as every character moves against the
-// others' start of frame).
-glm::vec3 CharacterSet::carried_velocity(std::size_t i, const glm::vec3& input) const {
-  if (stands_on_[i] == k_nobody) return input;
-  const glm::vec3& up = characters_[i].controller->settings().up;
-  return input + detail::horizontal(characters_[stands_on_[i]].velocity, up); // falling with it is gravity's job
 }
 
 void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const ParallelFor& parallel_for) {
@@ -600,6 +593,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     }
   });
 
+  take_back_riders();
   left_.clear();
   redone_.clear();
   for (std::size_t i = 0; i < n; ++i) {
@@ -609,9 +603,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     characters_[i].controller->rewind(checkpoints_[i]);
     now_[i] = start_[i].capsule;
   }
-  for (const std::uint32_t i : redone_) {
-    take_result(i, move_again(i, velocities[i], dt), dt);
-  }
+  move_again_taken_back(velocities, dt);
   last_conflicts_ = redone_.size();
 
   const std::size_t before_pushes = moves_again_;

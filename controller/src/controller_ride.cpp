@@ -66,13 +66,21 @@ void Controller::ride(MoveResult& result) {
   update_ground();
 }
 
-// Carries the character by `delta` with the character it stands on, which rose through it: a
-// sweep through everything else (one leaving what it starts inside of passes it), then its
-// ground as the carry left it. A CharacterSet's work; no recovery, which would push it out of
-// the one under it on top of the carry.
-MoveResult Controller::carry(const glm::vec3& delta) {
+// Carries the character by `delta` with `carrier`, the character it stands on, which moved as
+// far (through it, when it rose): a sweep through that one, stopped by everything else (one
+// leaving what it starts inside of passes it), then its ground as the carry left it. A
+// CharacterSet's work; no recovery, which would push it out of the one under it on top of the
+// carry.
+MoveResult Controller::carry(const glm::vec3& delta, CharacterId carrier) {
   MoveResult result;
-  const SweepHit hit = sweep(delta);
+  const SweepHit hit = [&] {
+    struct Passing { // taken back also when a filter or listener throws
+      NearbyPieces& nearby;
+      ~Passing() { nearby.set_passing({}); }
+    } passing{nearby_};
+    nearby_.set_passing(carrier);
+    return sweep(delta);
+  }();
   result.carried = delta * (hit.hit ? hit.fraction : 1.f);
   position_ += result.carried;
   if (hit.hit) record_hit(hit, hit.fraction, result);

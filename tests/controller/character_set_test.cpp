@@ -446,25 +446,69 @@ TEST_CASE("a character pushed against a wall stops at the wall, and so does its 
   CHECK(p.end.x == doctest::Approx(1.5f - 0.3f).epsilon(0.02)); // the wall, less the radius
 }
 
-TEST_CASE("a character standing on another is carried as it walks") {
+TEST_CASE("a character standing on another is carried as it walks, in place") {
   World world;
   add_floor(world);
   CharacterSet set(world);
   const CharacterId below = set.add({}, {0, 0, 0});
   const CharacterId above = set.add({}, {0, 1.8f + 0.02f, 0});
   int on_it = 0;
+  float drift = 0.f;
+  glm::vec3 first_apart(0.f);
   for (int frame = 0; frame < 120; ++frame) {
-    const glm::vec3 velocities[] = {{1.5f, -1, 0}, {0, -1, 0}};
+    // Walking a circle at 1.5 m/s, turning at 2 rad/s.
+    const float t = static_cast<float>(frame) / 60.f;
+    const glm::vec3 velocities[] = {{1.5f * std::cos(2.f * t), -1, 1.5f * std::sin(2.f * t)}, {0, -1, 0}};
     set.update(velocities, 1.f / 60.f);
     const GroundInfo& g = set.controller(above).ground();
     on_it += g.state == GroundState::on_ground && g.target == HitTarget::character && g.character == below;
     CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
+    // It lands on the one below in the first frame; from then on it keeps its place on it
+    // (measured: exactly; carried a frame late, it moved about on it by up to 5 cm).
+    glm::vec3 apart = set.controller(above).position() - set.controller(below).position();
+    apart.y = 0.f;
+    if (frame == 2) first_apart = apart;
+    if (frame > 2) drift = std::max(drift, glm::length(apart - first_apart));
   }
-  CHECK(on_it >= 110);
-  const glm::vec3 a = set.controller(above).position(), b = set.controller(below).position();
-  CHECK(b.x == doctest::Approx(3.f).epsilon(0.02));
-  CHECK(std::abs(a.x - b.x) < 0.1f); // a frame behind at most: 1.5 m/s / 60
-  CHECK(a.y > 1.8f);
+  CHECK(on_it == 120);
+  CHECK(drift <= 1e-4f);
+  CHECK(glm::length(first_apart) < 0.03f); // the one frame before it stood on it: 1.5 m/s / 60
+  CHECK(set.controller(above).position().y > 1.8f);
+}
+
+// A character with another on its head walks along x at 3 m/s while a third crosses its way
+// along z: the three meet, moves are taken back and made again, the carrier is turned aside.
+TEST_CASE("a character carrying another is turned aside by one crossing its way, and the other stays in place on it") {
+  int turned_aside = 0;
+  for (int k = 0; k < 24; ++k) {
+    CAPTURE(k);
+    World world;
+    add_floor(world);
+    CharacterSet set(world);
+    const CharacterId carrier = set.add({}, {-2, 0, 0});
+    const CharacterId rider = set.add({}, {-2, 1.8f + 0.01f, 0});
+    set.add({}, {0, 0, -2.f - 0.01f * static_cast<float>(k)});
+    float worst_gap = 1e9f, drift = 0.f;
+    int on_it = 0;
+    glm::vec3 first_apart(0.f);
+    for (int frame = 0; frame < 120; ++frame) {
+      const glm::vec3 velocities[] = {{3, -1, 0}, {0, -1, 0}, {0, -1, 3}};
+      set.update(velocities, 1.f / 60.f);
+      worst_gap = std::min(worst_gap, closest_pair_gap(set));
+      const GroundInfo& g = set.controller(rider).ground();
+      on_it += g.state == GroundState::on_ground && g.target == HitTarget::character && g.character == carrier;
+      glm::vec3 apart = set.controller(rider).position() - set.controller(carrier).position();
+      apart.y = 0.f;
+      if (frame == 2) first_apart = apart;
+      if (frame > 2) drift = std::max(drift, glm::length(apart - first_apart));
+    }
+    CHECK(worst_gap >= -k_penetration_tolerance);
+    CHECK(on_it == 120);
+    // Measured: exactly in place; carried a frame late, it slid by 2.5 to 4.2 cm on the carrier.
+    CHECK(drift <= 1e-4f);
+    turned_aside += std::abs(set.controller(carrier).position().z) > 0.1f ? 1 : 0;
+  }
+  CHECK(turned_aside == 24);
 }
 
 } // namespace glide::test

@@ -399,7 +399,7 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   gjk::Capsule met = capsule; // what meets the characters: less the inset
   met.radius = std::max(0.f, capsule.radius - character_inset_);
   for (const CapsuleObstacle& o : characters_) {
-    if (hits.beats_character(o.id)) continue;
+    if (o.id == passing_ || hits.beats_character(o.id)) continue;
     const gjk::Aabb bounds = gjk::capsule_bounds(o.capsule);
     if ((o.layers & filter.layer_mask) == 0 || !bounds.overlaps(reach_box) ||
         swept.enter(bounds) > std::min(1.f, hits.bound() + slack))

@@ -101,6 +101,9 @@ private:
   static constexpr std::size_t k_kept_settings = 8;
   // No character: an index none has.
   static constexpr std::uint32_t k_nobody = 0xffffffffu;
+  // Why a first move is made again: it ended overlapping another, its queries left its reach, or
+  // the one it stands on, which carried it, is taken back.
+  static constexpr std::uint8_t k_overlapped = 1, k_left_reach = 2, k_under_taken_back = 3;
 
   // What the passes over the crowd read of every character, in one dense array; the results
   // and checkpoints (nearly a kilobyte each) lie apart, touched once a move.
@@ -164,11 +167,14 @@ private:
   template <class Move>
   MoveResult again(std::size_t i, bool past_riders, Move move);
   MoveResult move_again(std::size_t i, const glm::vec3& velocity, float dt);
-  MoveResult carry_again(std::size_t i, const glm::vec3& lift);
+  MoveResult carry_again(std::size_t i, const glm::vec3& by);
   void probe_ground_again(std::size_t i);
-  glm::vec3 carried_velocity(std::size_t i, const glm::vec3& input) const;
   void append_move(std::size_t k, const MoveResult& moved, float dt);
+  std::uint64_t stack_depth(std::size_t i) const;
+  bool carry_with_under(std::size_t i, MoveResult& result);
   void carry_riders(float dt);
+  void take_back_riders();
+  void move_again_taken_back(std::span<const glm::vec3> velocities, float dt);
   /// Who moves a character in push_aside: a pusher itself, a line pushed on by one that pushes
   /// or that steps back, or a line a piece lifts (pressing upward: the pushes keep their part
   /// along up).
@@ -203,6 +209,7 @@ private:
   std::vector<std::uint32_t> lifted_;               ///< whom a piece's press lifted, in the order moved
   std::vector<std::uint32_t> stands_on_; ///< whom each one stands on at the start of the update (k_nobody: none)
   std::vector<std::uint64_t> stacked_;   ///< those standing on another: depth in its stack << 32 | index
+  std::vector<std::uint64_t> order_;     ///< the taken back: depth in their stacks << 32 | index
 
   // Neighbours are looked for among candidates kept across updates (Verlet lists): each one's
   // reach grown by a pad when they were last renewed, and the others whose grown reach met it.

@@ -244,7 +244,7 @@ private:
 
   // The steps of a move, in order (controller_*.cpp).
   void ride(MoveResult& result);
-  MoveResult carry(const glm::vec3& delta);
+  MoveResult carry(const glm::vec3& delta, CharacterId carrier);
   void be_pushed(MoveResult& result);
   bool squeeze_out(PieceId id, const glm::vec3& stopped, MoveResult& result);
   float recover(float dt, bool ride_stopped, MoveResult& result);

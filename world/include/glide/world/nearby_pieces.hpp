@@ -73,6 +73,9 @@ public:
   /// push out of a pile may then pass closer than the skin to those round it, or into them by
   /// what the inset exceeds the skin by. 0: none.
   void set_character_inset(float inset) { character_inset_ = inset; }
+  /// A character the sweeps pass through (invalid, the default: none): the one a carried
+  /// character stands on, which moved as far, as a ride passes through its piece.
+  void set_passing(CharacterId passing) { passing_ = passing; }
   /// The box the characters set are complete for: every character whose capsule may meet a
   /// query inside it is among them. A query reaching beyond it may have missed one, and is
   /// noted (left_character_region) rather than answered differently. The default: all space.
@@ -191,6 +194,7 @@ private:
   bool left_region_ = false;
   CharacterId self_;
   float character_inset_ = 0.f;
+  CharacterId passing_;
   void note_query(const gjk::Aabb& box) {
     if (!region_.contains(box)) left_region_ = true;
   }
