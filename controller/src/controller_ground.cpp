@@ -81,8 +81,9 @@ float Controller::recover(float dt, bool ride_stopped, MoveResult& result) {
   const float cleared = 2.f * settings_->toi_tolerance;
   float moved = 0.f;
   bool rising = false; // out of the terrain by its own way out, up
-  // What stopped a push out of another character: the next pass slides along it (a character
-  // put into another beside a wall gets out along the wall).
+  // What stopped a push out of another character or a piece: the next pass slides along it (a
+  // character put into another beside a wall gets out along the wall, one put into a wall that
+  // leans over its floor gets out along the floor).
   std::array<glm::vec3, 4> stops{};
   std::size_t stop_count = 0;
   bool descend = false; // out of a pile by the sum of its overlaps' pushes
@@ -295,7 +296,7 @@ float Controller::recover(float dt, bool ride_stopped, MoveResult& result) {
       }
       if (!rising && hit.target != HitTarget::character && terrain_within(0.f)) {
         rising = true;
-      } else if (leads_out_of(HitTarget::character, push) && hit.target != HitTarget::character &&
+      } else if ((leads_out_of(HitTarget::character, push) || out_of_piece) && hit.target != HitTarget::character &&
                  stop_count < stops.size()) {
         stops[stop_count++] = hit.normal;
       } else if (!descend && out_of_character && hit.target == HitTarget::character && step * fraction <= cleared) {
