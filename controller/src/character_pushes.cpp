@@ -112,7 +112,7 @@ bool CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     glm::vec3 back = -detail::horizontal(walk_[i], up) * dt;
     if (const float length = glm::length(back); length > push_reach_) back *= push_reach_ / length;
     const MoveResult moved = move_again(i, back / dt, dt);
-    append_move(i, moved, dt);
+    append_pushed_move(i, moved, dt);
     c.stepping_back = k_step_back_time;
     push_aside(i, back - moved.displacement, moved, dt, depth, Shove::line_stepping_back, moves);
     return false;
@@ -146,14 +146,14 @@ bool CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
     pushed = true;
     const MoveResult moved = move_again(hit.character.value, along * (share / dt), dt);
     if (lifting) lifted_.push_back(hit.character.value);
-    append_move(hit.character.value, moved, dt);
+    append_pushed_move(hit.character.value, moved, dt);
     if (depth > 1)
       push_aside(hit.character.value, along * share - moved.displacement, moved, dt, depth - 1,
                  shove == Shove::pusher ? Shove::line : shove, moves);
   }
   if (!pushed || !spend_push_move()) return false;
   const MoveResult on = move_again(i, left / dt, dt);
-  append_move(i, on, dt);
+  append_pushed_move(i, on, dt);
   return !on.flags.crushed;
 }
 

@@ -56,6 +56,25 @@ void CharacterSet::carry_riders(float dt) {
   }
 }
 
+// Those standing on character k carried by `by`, what a push moved k after the carry pass,
+// through it, and those standing on them in turn by what they moved (`depth`: how many below).
+void CharacterSet::carry_riders_of(std::size_t k, const glm::vec3& by, float dt, std::uint64_t depth) {
+  if (depth >= k_stack_depth || !(glm::dot(by, by) > k_least_carry * k_least_carry)) return;
+  for (const std::uint64_t entry : stacked_) {
+    const auto r = static_cast<std::uint32_t>(entry & 0xffffffffu);
+    if (stands_on_[r] != k) continue;
+    const MoveResult carried = carry_again(r, by);
+    append_move(r, carried, dt);
+    carry_riders_of(r, carried.displacement, dt, depth + 1);
+  }
+}
+
+// A push's move of character k (append_move), those standing on it carried along.
+void CharacterSet::append_pushed_move(std::size_t k, const MoveResult& moved, float dt) {
+  append_move(k, moved, dt);
+  carry_riders_of(k, moved.displacement, dt, 0);
+}
+
 // Those standing on one whose move is taken back are taken back too: they were carried by that
 // move. The bottom of the stacks first, so those standing on them follow.
 void CharacterSet::take_back_riders() {

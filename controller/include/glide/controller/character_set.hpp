@@ -173,6 +173,8 @@ private:
   std::uint64_t stack_depth(std::size_t i) const;
   bool carry_with_under(std::size_t i, MoveResult& result);
   void carry_riders(float dt);
+  void carry_riders_of(std::size_t k, const glm::vec3& by, float dt, std::uint64_t depth);
+  void append_pushed_move(std::size_t k, const MoveResult& moved, float dt);
   void take_back_riders();
   void move_again_taken_back(std::span<const glm::vec3> velocities, float dt);
   /// Who moves a character in push_aside: a pusher itself, a line pushed on by one that pushes
