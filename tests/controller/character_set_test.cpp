@@ -446,33 +446,47 @@ TEST_CASE("a character pushed against a wall stops at the wall, and so does its 
   CHECK(p.end.x == doctest::Approx(1.5f - 0.3f).epsilon(0.02)); // the wall, less the radius
 }
 
+// How a character standing on another fared over a run, watched after every update: whether it
+// stood on that one, and how far it moved off its place on it along the ground, the place taken
+// after update `from_frame` (it may land on the other in the first frames).
+struct Riding {
+  CharacterId rider, carrier;
+  int from_frame = 0;
+  int on_it = 0;          ///< updates it ended standing on the carrier (count)
+  float drift = 0.f;      ///< farthest off its place (m)
+  float worst_gap = 1e9f; ///< closest any two characters came (m)
+  glm::vec3 place{0.f};   ///< where it stood on the carrier, along the ground (m)
+  void watch(const CharacterSet& set, int frame) {
+    const GroundInfo& g = set.controller(rider).ground();
+    on_it += g.state == GroundState::on_ground && g.target == HitTarget::character && g.character == carrier;
+    worst_gap = std::min(worst_gap, closest_pair_gap(set));
+    glm::vec3 apart = set.controller(rider).position() - set.controller(carrier).position();
+    apart.y = 0.f;
+    if (frame == from_frame) place = apart;
+    if (frame > from_frame) drift = std::max(drift, glm::length(apart - place));
+  }
+};
+
 TEST_CASE("a character standing on another is carried as it walks, in place") {
   World world;
   add_floor(world);
   CharacterSet set(world);
   const CharacterId below = set.add({}, {0, 0, 0});
   const CharacterId above = set.add({}, {0, 1.8f + 0.02f, 0});
-  int on_it = 0;
-  float drift = 0.f;
-  glm::vec3 first_apart(0.f);
+  Riding riding{.rider = above, .carrier = below, .from_frame = 2};
   for (int frame = 0; frame < 120; ++frame) {
     // Walking a circle at 1.5 m/s, turning at 2 rad/s.
     const float t = static_cast<float>(frame) / 60.f;
     const glm::vec3 velocities[] = {{1.5f * std::cos(2.f * t), -1, 1.5f * std::sin(2.f * t)}, {0, -1, 0}};
     set.update(velocities, 1.f / 60.f);
-    const GroundInfo& g = set.controller(above).ground();
-    on_it += g.state == GroundState::on_ground && g.target == HitTarget::character && g.character == below;
-    CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
-    // It lands on the one below in the first frame; from then on it keeps its place on it
-    // (measured: exactly; carried a frame late, it moved about on it by up to 5 cm).
-    glm::vec3 apart = set.controller(above).position() - set.controller(below).position();
-    apart.y = 0.f;
-    if (frame == 2) first_apart = apart;
-    if (frame > 2) drift = std::max(drift, glm::length(apart - first_apart));
+    riding.watch(set, frame);
   }
-  CHECK(on_it == 120);
-  CHECK(drift <= 1e-4f);
-  CHECK(glm::length(first_apart) < 0.03f); // the one frame before it stood on it: 1.5 m/s / 60
+  CHECK(riding.worst_gap >= -k_penetration_tolerance);
+  // It lands on the one below in the first frame; from then on it keeps its place on it
+  // (measured: exactly; carried a frame late, it moved about on it by up to 5 cm).
+  CHECK(riding.on_it == 120);
+  CHECK(riding.drift <= 1e-4f);
+  CHECK(glm::length(riding.place) < 0.03f); // the one frame before it stood on it: 1.5 m/s / 60
   CHECK(set.controller(above).position().y > 1.8f);
 }
 
@@ -487,26 +501,17 @@ TEST_CASE("a character pushed along carries the one standing on it") {
     const glm::vec3 from(-std::cos(glm::radians(degrees)), 0.f, std::sin(glm::radians(degrees)));
     set.add({}, from, {.mass = 70.f, .push = true});
     const CharacterId carrier = set.add({}, {0, 0, 0});
-    const CharacterId rider = set.add({}, {0, 1.8f + 0.01f, 0});
-    float worst_gap = 1e9f, drift = 0.f;
-    int on_it = 0;
-    glm::vec3 first_apart(0.f);
+    Riding riding{.rider = set.add({}, {0, 1.8f + 0.01f, 0}), .carrier = carrier};
     for (int frame = 0; frame < 120; ++frame) {
       const glm::vec3 velocities[] = {-2.f * from + glm::vec3(0, -1, 0), {0, -1, 0}, {0, -1, 0}};
       set.update(velocities, 1.f / 60.f);
-      worst_gap = std::min(worst_gap, closest_pair_gap(set));
-      const GroundInfo& g = set.controller(rider).ground();
-      on_it += g.state == GroundState::on_ground && g.target == HitTarget::character && g.character == carrier;
-      glm::vec3 apart = set.controller(rider).position() - set.controller(carrier).position();
-      apart.y = 0.f;
-      if (frame == 0) first_apart = apart;
-      drift = std::max(drift, glm::length(apart - first_apart));
+      riding.watch(set, frame);
     }
-    CHECK(worst_gap >= -k_penetration_tolerance);
+    CHECK(riding.worst_gap >= -k_penetration_tolerance);
     // Measured: on it every frame, in place exactly; the pushes left it behind (it fell off
     // after 30 frames) while they did not carry it.
-    CHECK(on_it == 120);
-    CHECK(drift <= 1e-4f);
+    CHECK(riding.on_it == 120);
+    CHECK(riding.drift <= 1e-4f);
     CHECK(glm::length(set.controller(carrier).position()) > 1.f); // pushed about 1.8 m
   }
 }
@@ -521,26 +526,17 @@ TEST_CASE("a character carrying another is turned aside by one crossing its way,
     add_floor(world);
     CharacterSet set(world);
     const CharacterId carrier = set.add({}, {-2, 0, 0});
-    const CharacterId rider = set.add({}, {-2, 1.8f + 0.01f, 0});
+    Riding riding{.rider = set.add({}, {-2, 1.8f + 0.01f, 0}), .carrier = carrier, .from_frame = 2};
     set.add({}, {0, 0, -2.f - 0.01f * static_cast<float>(k)});
-    float worst_gap = 1e9f, drift = 0.f;
-    int on_it = 0;
-    glm::vec3 first_apart(0.f);
     for (int frame = 0; frame < 120; ++frame) {
       const glm::vec3 velocities[] = {{3, -1, 0}, {0, -1, 0}, {0, -1, 3}};
       set.update(velocities, 1.f / 60.f);
-      worst_gap = std::min(worst_gap, closest_pair_gap(set));
-      const GroundInfo& g = set.controller(rider).ground();
-      on_it += g.state == GroundState::on_ground && g.target == HitTarget::character && g.character == carrier;
-      glm::vec3 apart = set.controller(rider).position() - set.controller(carrier).position();
-      apart.y = 0.f;
-      if (frame == 2) first_apart = apart;
-      if (frame > 2) drift = std::max(drift, glm::length(apart - first_apart));
+      riding.watch(set, frame);
     }
-    CHECK(worst_gap >= -k_penetration_tolerance);
-    CHECK(on_it == 120);
+    CHECK(riding.worst_gap >= -k_penetration_tolerance);
+    CHECK(riding.on_it == 120);
     // Measured: exactly in place; carried a frame late, it slid by 2.5 to 4.2 cm on the carrier.
-    CHECK(drift <= 1e-4f);
+    CHECK(riding.drift <= 1e-4f);
     turned_aside += std::abs(set.controller(carrier).position().z) > 0.1f ? 1 : 0;
   }
   CHECK(turned_aside == 24);
