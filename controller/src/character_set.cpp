@@ -469,10 +469,10 @@ MoveResult CharacterSet::move_again(std::size_t i, const glm::vec3& velocity, fl
 }
 
 // Character i carried by `by` with the one it stands on (Controller::carry), against the others
-// where they now stand but those standing on it, carried next.
-MoveResult CharacterSet::carry_again(std::size_t i, const glm::vec3& by) {
+// where they now stand (but those standing on it when `past_riders`: they are carried next).
+MoveResult CharacterSet::carry_again(std::size_t i, const glm::vec3& by, bool past_riders) {
   const CharacterId under{stands_on_[i]};
-  return again(i, true, [&](Controller& k) { return k.carry(by, under); });
+  return again(i, past_riders, [&](Controller& k) { return k.carry(by, under); });
 }
 
 // Character i's ground probed again where everyone now stands, into its result: a lift's press
@@ -593,7 +593,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     }
   });
 
-  take_back_riders();
+  take_back_stacks();
   left_.clear();
   redone_.clear();
   for (std::size_t i = 0; i < n; ++i) {

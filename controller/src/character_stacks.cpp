@@ -27,14 +27,15 @@ std::uint64_t CharacterSet::stack_depth(std::size_t i) const {
   return depth;
 }
 
-// Character i carried by what the one it stands on moved in this update, through that one, into
-// `result`; false when it stands on none or that one stayed.
-bool CharacterSet::carry_with_under(std::size_t i, MoveResult& result) {
+// Character i carried by what the one it stands on moved in this update, through that one (and
+// those standing on i when `past_riders`), into `result`; false when it stands on none or that
+// one stayed.
+bool CharacterSet::carry_with_under(std::size_t i, MoveResult& result, bool past_riders) {
   const std::uint32_t under = stands_on_[i];
   if (under == k_nobody) return false;
   const glm::vec3 by = now_[under].segment.a - start_[under].capsule.segment.a;
   if (!(glm::dot(by, by) > k_least_carry * k_least_carry)) return false;
-  result = carry_again(i, by);
+  result = carry_again(i, by, past_riders);
   return true;
 }
 
@@ -52,18 +53,19 @@ void CharacterSet::carry_riders(float dt) {
   for (const std::uint64_t entry : stacked_) {
     const auto r = static_cast<std::uint32_t>(entry & 0xffffffffu);
     MoveResult carried;
-    if (carry_with_under(r, carried)) append_move(r, carried, dt);
+    if (carry_with_under(r, carried, true)) append_move(r, carried, dt);
   }
 }
 
 // Those standing on character k carried by `by`, what a push moved k after the carry pass,
 // through it, and those standing on them in turn by what they moved (`depth`: how many below).
+// Each is stopped by those standing on it, carried after it: no overlap check follows.
 void CharacterSet::carry_riders_of(std::size_t k, const glm::vec3& by, float dt, std::uint64_t depth) {
   if (depth >= k_stack_depth || !(glm::dot(by, by) > k_least_carry * k_least_carry)) return;
   for (const std::uint64_t entry : stacked_) {
     const auto r = static_cast<std::uint32_t>(entry & 0xffffffffu);
     if (stands_on_[r] != k) continue;
-    const MoveResult carried = carry_again(r, by);
+    const MoveResult carried = carry_again(r, by, false);
     append_move(r, carried, dt);
     carry_riders_of(r, carried.displacement, dt, depth + 1);
   }
@@ -75,20 +77,27 @@ void CharacterSet::append_pushed_move(std::size_t k, const MoveResult& moved, fl
   carry_riders_of(k, moved.displacement, dt, 0);
 }
 
-// Those standing on one whose move is taken back are taken back too: they were carried by that
-// move. The bottom of the stacks first, so those standing on them follow.
-void CharacterSet::take_back_riders() {
-  for (const std::uint64_t entry : stacked_) {
-    const auto r = static_cast<std::uint32_t>(entry & 0xffffffffu);
-    if (redo_[r] == 0 && redo_[stands_on_[r]] != 0) redo_[r] = k_under_taken_back;
+// A stack is taken back as a whole: one whose move is taken back takes back those standing on
+// it, which its move carried, and the one it stands on, which carried it (so its own riders
+// stand where they stood when it moves again, and stop it: a lift rising under a stack whose
+// top is pressed into a ceiling is stopped by the stack, not taken into it).
+void CharacterSet::take_back_stacks() {
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const std::uint64_t entry : stacked_) {
+      const auto r = static_cast<std::uint32_t>(entry & 0xffffffffu);
+      std::uint8_t& under = redo_[stands_on_[r]];
+      if ((redo_[r] == 0) == (under == 0)) continue;
+      (redo_[r] == 0 ? redo_[r] : under) = k_stack_taken_back;
+      grew = true;
+    }
   }
 }
 
 // The moves taken back made again, one after the other: the bottom of the stacks first, then in
-// id order. Each one standing on another is carried by what that one moved first (made again
-// already, or its first move), then moves itself. Those standing on one are where they stood at
-// the start of the frame when it moves again, and stop it as any character does: a lift rising
-// under a stack pressed into a ceiling does not take the one under into the one above.
+// id order. Each one standing on another is carried by what that one moved again, then moves
+// itself. Those standing on one are where they stood at the start of the frame when it moves
+// again, and stop it as any character does.
 void CharacterSet::move_again_taken_back(std::span<const glm::vec3> velocities, float dt) {
   if (!stacked_.empty()) {
     order_.clear();
@@ -98,7 +107,7 @@ void CharacterSet::move_again_taken_back(std::span<const glm::vec3> velocities, 
   }
   for (const std::uint32_t i : redone_) {
     MoveResult result;
-    const bool carried = carry_with_under(i, result);
+    const bool carried = carry_with_under(i, result, false);
     MoveResult moved = move_again(i, velocities[i], dt);
     if (carried) {
       // What append leaves: a carry reports no velocity and no push.

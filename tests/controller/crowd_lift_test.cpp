@@ -278,4 +278,21 @@ TEST_CASE("a character carrying one or two others on its head walks up ramps and
     }
 }
 
+TEST_CASE("a lift pressing a stack of three into a ceiling leaves none inside the ceiling or in another") {
+  // The top one's head meets the ceiling 2.6 m up, or 0.8 m up; the lift goes on to 3 m, through
+  // the lowest one, which those above it hold down (2.2 m deep: wholly, and it drops out under
+  // the lift, where no floor is).
+  for (const float ceiling : {8.3f, 6.5f})
+    for (const float hz : {30.f, 60.f, 144.f}) {
+      CAPTURE(ceiling);
+      CAPTURE(hz);
+      const LiftRun run = ride_lift(hz, 1, 3, ceiling);
+      CHECK(run.crushed > 0);
+      CHECK(run.worst_still_gap >= -1e-3f);
+      CHECK(run.worst_pair_gap >= -1e-4f);
+      if (ceiling > 8.f) CHECK(run.all_on_ground);
+      CHECK(ride_lift(hz, 8, 3, ceiling).state == run.state);
+    }
+}
+
 } // namespace glide::test

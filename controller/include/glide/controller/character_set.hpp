@@ -102,8 +102,8 @@ private:
   // No character: an index none has.
   static constexpr std::uint32_t k_nobody = 0xffffffffu;
   // Why a first move is made again: it ended overlapping another, its queries left its reach, or
-  // the one it stands on, which carried it, is taken back.
-  static constexpr std::uint8_t k_overlapped = 1, k_left_reach = 2, k_under_taken_back = 3;
+  // another of its stack is taken back.
+  static constexpr std::uint8_t k_overlapped = 1, k_left_reach = 2, k_stack_taken_back = 3;
 
   // What the passes over the crowd read of every character, in one dense array; the results
   // and checkpoints (nearly a kilobyte each) lie apart, touched once a move.
@@ -167,15 +167,15 @@ private:
   template <class Move>
   MoveResult again(std::size_t i, bool past_riders, Move move);
   MoveResult move_again(std::size_t i, const glm::vec3& velocity, float dt);
-  MoveResult carry_again(std::size_t i, const glm::vec3& by);
+  MoveResult carry_again(std::size_t i, const glm::vec3& by, bool past_riders);
   void probe_ground_again(std::size_t i);
   void append_move(std::size_t k, const MoveResult& moved, float dt);
   std::uint64_t stack_depth(std::size_t i) const;
-  bool carry_with_under(std::size_t i, MoveResult& result);
+  bool carry_with_under(std::size_t i, MoveResult& result, bool past_riders);
   void carry_riders(float dt);
   void carry_riders_of(std::size_t k, const glm::vec3& by, float dt, std::uint64_t depth);
   void append_pushed_move(std::size_t k, const MoveResult& moved, float dt);
-  void take_back_riders();
+  void take_back_stacks();
   void move_again_taken_back(std::span<const glm::vec3> velocities, float dt);
   /// Who moves a character in push_aside: a pusher itself, a line pushed on by one that pushes
   /// or that steps back, or a line a piece lifts (pressing upward: the pushes keep their part
