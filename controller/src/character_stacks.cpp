@@ -43,7 +43,8 @@ bool CharacterSet::carry_with_under(std::size_t i, MoveResult& result, bool past
 // where it stood at the start of the frame, and its own moves passed through them (a walk, a
 // climb up a slope or a step, a lift's ride), so each is swept along by what the one under it
 // moved, through that one, from the bottom of the stacks up (stacked_, then id order). One a
-// ceiling or a wall stops overlaps the one under it: both move again.
+// ceiling or a wall stops overlaps the one under it: the whole stack moves again
+// (take_back_stacks).
 void CharacterSet::carry_riders(float dt) {
   stacked_.clear();
   if (!stacked_any_) return; // a pass over every character for nothing
