@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstring>
 #include <random>
-#include <utility>
 #include <vector>
 
 namespace glide::test {
@@ -142,10 +141,14 @@ StacksRun run_stacks(unsigned seed, float hz, unsigned threads, bool watch) {
 
 TEST_CASE("stacks of two to four on lifts pressing some into ceilings, on sliders and turntables, pushers "
           "among them: no two characters overlap, none in static geometry, the same bits on 1 and 8 threads") {
-  for (const auto& [seed, hz] : {std::pair{1u, 144.f}, std::pair{2u, 30.f}}) {
-    CAPTURE(seed);
-    CAPTURE(hz);
-    const StacksRun here = run_stacks(seed, hz, 1, true);
+  struct Case {
+    unsigned seed;
+    float hz;
+  };
+  for (const Case c : {Case{1u, 144.f}, Case{2u, 30.f}}) {
+    CAPTURE(c.seed);
+    CAPTURE(c.hz);
+    const StacksRun here = run_stacks(c.seed, c.hz, 1, true);
     // Before a stack moved again as a whole, its characters were pressed into one another by
     // 4.7 and 9.9 cm in these two runs.
     CHECK(here.worst_pair >= -k_penetration_tolerance);
@@ -154,7 +157,7 @@ TEST_CASE("stacks of two to four on lifts pressing some into ceilings, on slider
     CHECK(here.crushed > 0);          // and the lifts press some into their ceilings
     MESSAGE("closest pair " << here.worst_pair << " m, deepest in static geometry " << here.worst_static
                             << " m, on another " << here.on_characters << ", crushed " << here.crushed);
-    const StacksRun there = run_stacks(seed, hz, 8, false);
+    const StacksRun there = run_stacks(c.seed, c.hz, 8, false);
     REQUIRE(there.positions.size() == here.positions.size());
     CHECK(std::memcmp(there.positions.data(), here.positions.data(), here.positions.size() * sizeof(glm::vec3)) == 0);
   }
