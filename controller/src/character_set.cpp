@@ -1,6 +1,6 @@
 // A crowd's frame: neighbours from a grid, every move against the start-of-frame capsules, then
 // the moves that ended in an overlap or left their reach taken back and made again one by one
-// in id order.
+// (character_stacks.cpp carries those standing on others and orders the moves made again).
 #include "horizontal.hpp"
 
 #include <glide/controller/character_set.hpp>

@@ -88,8 +88,11 @@ void CharacterSet::take_back_stacks() {
     for (const std::uint64_t entry : stacked_) {
       const auto r = static_cast<std::uint32_t>(entry & 0xffffffffu);
       std::uint8_t& under = redo_[stands_on_[r]];
-      if ((redo_[r] == 0) == (under == 0)) continue;
-      (redo_[r] == 0 ? redo_[r] : under) = k_stack_taken_back;
+      if ((redo_[r] == 0) == (under == 0)) continue; // both or neither taken back
+      if (redo_[r] == 0)
+        redo_[r] = k_stack_taken_back;
+      else
+        under = k_stack_taken_back;
       grew = true;
     }
   }

@@ -33,14 +33,15 @@ struct CharacterInfo {
 ///
 /// The rule that makes results independent of the threads: every character moves against the
 /// world and the others' capsules as they stood at the start of the frame (but those standing on
-/// it, which then go up or down with it, the bottom of each stack first). Characters whose
-/// new capsules then overlap, or whose moves went beyond where their neighbours were looked
-/// for, take their moves back and move again one after the other, in the order they were
-/// added, each against the others where they now stand; then the pushers, in the same order,
-/// move what stopped them out of their way, and a wedged pusher pressing into a wedged one
-/// ahead of it steps back for it. Every move is a sweep, so no two characters overlap
-/// after an update and none is pushed into walls, and the same inputs give bit-identical
-/// results whatever the thread count or schedule.
+/// it, which are then carried with it, the bottom of each stack first). Characters whose new
+/// capsules then overlap, or whose moves went beyond where their neighbours were looked for,
+/// take their moves back, with the rest of their stack, and move again one after the other (the
+/// bottom of each stack first, then in the order they were added), each against the others
+/// where they now stand; then the pushers, in the order they were added, move what stopped
+/// them out of their way, those standing on it carried along, and a wedged pusher pressing into a
+/// wedged one ahead of it steps back for it. Every move is a sweep, so no two characters
+/// overlap after an update and none is pushed into walls, and the same inputs give
+/// bit-identical results whatever the thread count or schedule.
 ///
 /// A character meets another when the other's CharacterInfo::layers share a bit with its
 /// ControllerSettings::layer_mask and its character_filter and listener's validate_character
