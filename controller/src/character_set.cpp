@@ -127,7 +127,13 @@ CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec
   near_.emplace_back();
   candidates_valid_ = false;
   characters_.push_back(std::move(c));
+  placed_.push_back(static_cast<std::uint32_t>(characters_.size() - 1));
   return CharacterId{static_cast<std::uint32_t>(characters_.size() - 1)};
+}
+
+void CharacterSet::teleport(CharacterId id, const glm::vec3& position) {
+  at(id).controller->teleport(position);
+  placed_.push_back(id.value);
 }
 
 CharacterSet::Character& CharacterSet::at(CharacterId id) {
@@ -490,6 +496,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     throw Error("CharacterSet::update: " + std::to_string(velocities.size()) + " velocities for " + std::to_string(n) +
                 " characters");
   const ParallelFor& run = parallel_for ? parallel_for : ParallelFor(run_here);
+  ground_placed();
   // Each character's checks, velocity, start capsule and reach, in parallel; a refusal names
   // the first refused character, as checking them in order would.
   effective_.resize(n);

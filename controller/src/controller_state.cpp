@@ -161,6 +161,7 @@ std::vector<std::byte> CharacterSet::save_state() {
 }
 
 void CharacterSet::save_state(std::vector<std::byte>& into) {
+  ground_placed(); // what the next update would start from
   into.resize(state_bytes(size()));
   detail::StateWriter out(into, k_set_magic, k_set_version);
   out.u32(static_cast<std::uint32_t>(size()));
@@ -209,6 +210,7 @@ void CharacterSet::restore_state(std::span<const std::byte> bytes) {
     characters_[i].stepping_back = motions[i].stepping_back;
   }
   candidates_valid_ = false; // the characters jumped: renew the neighbour candidates at once
+  placed_.clear();           // their grounds are the state's
 }
 
 } // namespace glide

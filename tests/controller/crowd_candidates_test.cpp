@@ -56,7 +56,7 @@ std::vector<glm::vec3> run_crowd(bool renew_every_update, float& worst_gap) {
         const auto next_to = static_cast<std::uint32_t>((frame * 11 + 29 * k + 5) % count);
         if (jumper == next_to) continue;
         const glm::vec3 there = set.controller(CharacterId{next_to}).position() + glm::vec3(0.75f, 0.f, 0.f);
-        if (clear_of_others(set, jumper, there)) set.controller(CharacterId{jumper}).teleport(there);
+        if (clear_of_others(set, jumper, there)) set.teleport(CharacterId{jumper}, there);
       }
     const std::vector<std::byte> saved = set.save_state(); // both runs drop the query caches alike
     if (renew_every_update) set.restore_state(saved);

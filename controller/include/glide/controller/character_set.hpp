@@ -54,12 +54,18 @@ public:
   explicit CharacterSet(const World& world);
 
   /// Adds a character (as the Controller constructor, which throws glide::Error for bad
-  /// settings or position). Ids count up from 0 in the order added.
+  /// settings or position). Ids count up from 0 in the order added. One put on another's head
+  /// stands on it from its first update, whichever was added first (its ground is looked for
+  /// among the others at the next update or save_state).
   CharacterId add(const ControllerSettings& settings, const glm::vec3& position, const CharacterInfo& info = {});
   std::size_t size() const { return characters_.size(); }
+  /// Controller::teleport for a character of the set: one put on another's head stands on it
+  /// from the next update, as one added there. Throws glide::Error as that does.
+  void teleport(CharacterId id, const glm::vec3& position);
 
-  /// The character's controller: teleport, resize, settings, state. Do not call its move()
-  /// for a character of the set, and do not use it during update().
+  /// The character's controller: resize, settings, state. Do not call its move() for a
+  /// character of the set, nor its teleport() (it would not look for others under it), and
+  /// do not use it during update().
   Controller& controller(CharacterId id);
   const Controller& controller(CharacterId id) const;
   /// The last update's outcome for the character.
@@ -148,6 +154,7 @@ private:
   std::shared_ptr<const ControllerSettings> kept_like(const ControllerSettings& settings) const;
   Character& at(CharacterId id);
   const Character& at(CharacterId id) const;
+  void ground_placed();
   void prepare(std::size_t i, const glm::vec3& input, float dt);
   void build_grid();
   std::size_t grid_candidates(std::size_t i, std::vector<std::uint32_t>& into) const;
@@ -213,6 +220,7 @@ private:
   std::vector<std::uint32_t> stands_on_; ///< whom each one stands on at the start of the update (k_nobody: none)
   std::vector<std::uint64_t> stacked_;   ///< those standing on another: depth in its stack << 32 | index
   std::vector<std::uint64_t> order_;     ///< the taken back: depth in their stacks << 32 | index
+  std::vector<std::uint32_t> placed_;    ///< added or teleported since their ground was last looked for
 
   // Neighbours are looked for among candidates kept across updates (Verlet lists): each one's
   // reach grown by a pad when they were last renewed, and the others whose grown reach met it.
