@@ -27,32 +27,40 @@ constexpr float k_ground_look_skins = 4.f;
 // Characters placed since their ground was last looked for (added, or teleported through the
 // set) look for it among the others where they stand, as a move's last probe does: one put on
 // another's head stands on it, and is carried with it, from its first update, whichever was
-// added first. The others near each are found by a sweep along x over their bounds.
+// added first. The others near each are found by a sweep over their bounds along the axis the
+// crowd spreads most along.
 void CharacterSet::ground_placed() {
   if (placed_.empty()) return;
   std::sort(placed_.begin(), placed_.end());
   placed_.erase(std::unique(placed_.begin(), placed_.end()), placed_.end());
   const std::size_t n = characters_.size();
   std::vector<CapsuleObstacle> here(n);
-  std::vector<std::pair<float, std::uint32_t>> by_x(n); // low x of the bounds, index
-  float widest = 0.f;
+  gjk::Aabb all;
   for (std::size_t j = 0; j < n; ++j) {
     Controller& k = *characters_[j].controller;
     k.follow_origin(); // after a World::shift_origin
     const auto id = static_cast<std::uint32_t>(j);
     here[j] = {k.capsule(), characters_[j].velocity, characters_[j].info.layers, CharacterId{id}};
-    const gjk::Aabb box = gjk::capsule_bounds(here[j].capsule);
-    by_x[j] = {box.min.x, id};
-    widest = std::max(widest, box.max.x - box.min.x);
+    all.min = glm::min(all.min, here[j].capsule.segment.a);
+    all.max = glm::max(all.max, here[j].capsule.segment.a);
   }
-  std::sort(by_x.begin(), by_x.end());
+  const glm::vec3 spread = all.max - all.min;
+  const int axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;
+  std::vector<std::pair<float, std::uint32_t>> sorted(n); // low end of the bounds along the axis, index
+  float widest = 0.f;
+  for (std::size_t j = 0; j < n; ++j) {
+    const gjk::Aabb box = gjk::capsule_bounds(here[j].capsule);
+    sorted[j] = {box.min[axis], static_cast<std::uint32_t>(j)};
+    widest = std::max(widest, box.max[axis] - box.min[axis]);
+  }
+  std::sort(sorted.begin(), sorted.end());
   std::vector<CapsuleObstacle> others;
   for (const std::uint32_t i : placed_) {
     Controller& k = *characters_[i].controller;
     const gjk::Aabb look = gjk::capsule_bounds(here[i].capsule).expanded(k_ground_look_skins * k.settings().skin_width);
     others.clear();
-    for (auto at = std::lower_bound(by_x.begin(), by_x.end(), std::pair{look.min.x - widest, 0u});
-         at != by_x.end() && at->first <= look.max.x; ++at) {
+    for (auto at = std::lower_bound(sorted.begin(), sorted.end(), std::pair{look.min[axis] - widest, 0u});
+         at != sorted.end() && at->first <= look.max[axis]; ++at) {
       const CapsuleObstacle& o = here[at->second];
       if (at->second != i && gjk::capsule_bounds(o.capsule).overlaps(look) &&
           (o.layers & k.settings().layer_mask) != 0 && k.accepts_character(o.id))
