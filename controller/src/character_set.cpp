@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -116,19 +117,38 @@ CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec
     if (kept_settings_.size() == k_kept_settings) kept_settings_.erase(kept_settings_.begin());
     kept_settings_.push_back(std::move(shared));
   }
-  c.controller->nearby_.set_self(CharacterId{static_cast<std::uint32_t>(characters_.size())});
+  const auto id = free_.empty() ? static_cast<std::uint32_t>(characters_.size()) : free_.back();
+  c.controller->nearby_.set_self(CharacterId{id});
   c.info = info;
   if (info.push) ++pushers_;
   MoveResult result;
   result.position = position;
   result.ground = c.controller->ground();
-  checkpoints_.push_back(c.controller->checkpoint());
-  results_.push_back({result});
-  near_.emplace_back();
+  if (id == characters_.size()) {
+    checkpoints_.push_back(c.controller->checkpoint());
+    results_.push_back({result});
+    near_.emplace_back();
+    characters_.push_back(std::move(c));
+  } else {
+    checkpoints_[id] = c.controller->checkpoint();
+    results_[id] = {result};
+    characters_[id] = std::move(c);
+    free_.pop_back();
+  }
   candidates_valid_ = false;
-  characters_.push_back(std::move(c));
-  placed_.push_back(static_cast<std::uint32_t>(characters_.size() - 1));
-  return CharacterId{static_cast<std::uint32_t>(characters_.size() - 1)};
+  placed_.push_back(id);
+  return CharacterId{id};
+}
+
+void CharacterSet::remove(CharacterId id) {
+  Character& c = at(id);
+  if (c.info.push) --pushers_;
+  c.info = {.layers = 0u, .mass = c.info.mass, .push = false};
+  c.velocity = glm::vec3(0.f);
+  c.pressure = c.stepping_back = 0.f;
+  c.removed = true;
+  // Its controller stays, unmoved, until the id is given again: the passes read every slot.
+  free_.insert(std::upper_bound(free_.begin(), free_.end(), id.value, std::greater<>()), id.value);
 }
 
 void CharacterSet::teleport(CharacterId id, const glm::vec3& position) {
@@ -139,7 +159,9 @@ void CharacterSet::teleport(CharacterId id, const glm::vec3& position) {
 CharacterSet::Character& CharacterSet::at(CharacterId id) {
   if (id.value >= characters_.size())
     throw Error("CharacterSet: character id " + std::to_string(id.value) + " is not in the set (" +
-                std::to_string(characters_.size()) + " characters)");
+                std::to_string(characters_.size()) + " ids given)");
+  if (characters_[id.value].removed)
+    throw Error("CharacterSet: character id " + std::to_string(id.value) + " was removed");
   return characters_[id.value];
 }
 const CharacterSet::Character& CharacterSet::at(CharacterId id) const {
@@ -179,6 +201,7 @@ void CharacterSet::build_grid() {
     all.max = glm::max(all.max, padded_[i].max);
   }
   if (n == 0) return;
+  if (!all.valid()) all = {glm::vec3(0.f), glm::vec3(0.f)}; // every character removed: one cell
 
   // The grid's axes: the two the crowd spans most (a crowd on a floor: the floor's).
   const glm::vec3 spread = all.max - all.min;
@@ -241,10 +264,21 @@ void CharacterSet::build_grid() {
 void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   const Character& c = characters_[i];
   const Controller& k = *c.controller;
+  if (c.removed) {
+    // Left where it was: no move, an empty reach, met by no one.
+    stands_on_[i] = k_nobody;
+    effective_[i] = walk_[i] = glm::vec3(0.f);
+    start_[i] = {k.capsule_at(k.position_), glm::vec3(0.f), 0u, CharacterId{static_cast<std::uint32_t>(i)}};
+    masks_[i] = 0u;
+    filtered_[i] = 0;
+    bodies_[i] = 0.f;
+    reach_[i] = gjk::Aabb{};
+    return;
+  }
   k.check_move(input, dt);
   const GroundInfo& ground = k.ground();
   const bool on_character = ground.state == GroundState::on_ground && ground.target == HitTarget::character &&
-                            ground.character.value < characters_.size();
+                            ground.character.value < characters_.size() && !characters_[ground.character.value].removed;
   stands_on_[i] = on_character ? ground.character.value : k_nobody;
   if (on_character) std::atomic_ref<bool>(stacked_any_).store(true, std::memory_order_relaxed); // on many threads
   effective_[i] = input;
@@ -573,6 +607,11 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
       }
       if (i + k_prefetch_pieces_ahead < end) characters_[i + k_prefetch_pieces_ahead].controller->prefetch_move_data();
       Controller& k = *characters_[i].controller;
+      if (characters_[i].removed) {
+        now_[i] = start_[i].capsule;
+        redo_[i] = 0;
+        continue;
+      }
       k.checkpoint(checkpoints_[i]);
       const std::size_t at = i - begin;
       move_first(i, std::span(obstacles).subspan(first[at], first[at + 1] - first[at]), velocities[i], dt);

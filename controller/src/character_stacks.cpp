@@ -56,6 +56,7 @@ void CharacterSet::ground_placed() {
   std::sort(sorted.begin(), sorted.end());
   std::vector<CapsuleObstacle> others;
   for (const std::uint32_t i : placed_) {
+    if (characters_[i].removed) continue;
     Controller& k = *characters_[i].controller;
     const gjk::Aabb look = gjk::capsule_bounds(here[i].capsule).expanded(k_ground_look_skins * k.settings().skin_width);
     others.clear();

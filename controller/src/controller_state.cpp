@@ -7,6 +7,7 @@
 #include <glide/limits.hpp>
 #include <glide/world/world.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -169,7 +170,11 @@ void CharacterSet::save_state(std::vector<std::byte>& into) {
     out.vec3(c.velocity);
     out.f32(c.pressure);
     out.f32(c.stepping_back);
-    c.controller->write_state(out.region(Controller::k_state_bytes)); // in place, no vector of its own
+    const std::span<std::byte> state = out.region(Controller::k_state_bytes);
+    if (c.removed)
+      std::fill(state.begin(), state.end(), std::byte{0}); // a removed one's: zeros, where a state has its magic
+    else
+      c.controller->write_state(state); // in place, no vector of its own
   }
 }
 
@@ -195,15 +200,24 @@ void CharacterSet::restore_state(std::span<const std::byte> bytes) {
     if (!(stepping_back >= 0.f && stepping_back <= k_step_back_time))
       in.fail("stepping back",
               std::to_string(stepping_back) + " is not in [0, " + std::to_string(k_step_back_time) + "] s");
+    const std::span<const std::byte> state = in.bytes(Controller::k_state_bytes);
+    const bool saved_removed = std::all_of(state.begin(), state.end(), [](std::byte b) { return b == std::byte{0}; });
+    if (saved_removed != characters_[i].removed)
+      in.fail("state", saved_removed ? "removed when saved, but in the set" : "removed from the set, but saved");
+    if (saved_removed) {
+      states.emplace_back();
+      motions.push_back({});
+      continue;
+    }
     try {
-      states.push_back(
-          characters_[i].controller->read_state(in.bytes(Controller::k_state_bytes), "Controller::restore_state"));
+      states.push_back(characters_[i].controller->read_state(state, "Controller::restore_state"));
     } catch (const Error& e) { // the controller's own reader: named after the character
       throw Error("CharacterSet::restore_state: character " + std::to_string(i) + ": " + e.what());
     }
     motions.push_back({velocity, pressure, stepping_back});
   }
   for (std::size_t i = 0; i < characters_.size(); ++i) {
+    if (characters_[i].removed) continue;
     characters_[i].controller->apply_state(states[i]);
     characters_[i].velocity = motions[i].velocity;
     characters_[i].pressure = motions[i].pressure;

@@ -46,12 +46,13 @@ inline float deepest_gap(const World& world, const Controller& c) {
   return gap;
 }
 
-/// The closest two characters of a set are (m; negative when overlapping): sorted along x,
+/// The closest two characters of a set (removed ones left out) are (m; negative when overlapping): sorted along x,
 /// each against those less than `window` m further on (all of them by default; a window of a
 /// body width or so keeps a large crowd's check fast); 1e9 when no pair is within the window.
 inline float closest_pair_gap(const CharacterSet& set, float window = 1e9f) {
   std::vector<gjk::Capsule> capsules;
-  for (std::uint32_t i = 0; i < set.size(); ++i) capsules.push_back(set.controller(CharacterId{i}).capsule());
+  for (std::uint32_t i = 0; i < set.size(); ++i)
+    if (set.contains(CharacterId{i})) capsules.push_back(set.controller(CharacterId{i}).capsule());
   std::sort(capsules.begin(), capsules.end(),
             [](const gjk::Capsule& a, const gjk::Capsule& b) { return a.segment.a.x < b.segment.a.x; });
   float gap = 1e9f;

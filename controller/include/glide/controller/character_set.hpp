@@ -54,10 +54,18 @@ public:
   explicit CharacterSet(const World& world);
 
   /// Adds a character (as the Controller constructor, which throws glide::Error for bad
-  /// settings or position). Ids count up from 0 in the order added. One put on another's head
-  /// stands on it from its first update, whichever was added first (its ground is looked for
-  /// among the others at the next update or save_state).
+  /// settings or position). Ids count up from 0 in the order added, but the id of a removed
+  /// character is given again, the lowest first. One put on another's head stands on it from
+  /// its first update, whichever was added first (its ground is looked for among the others
+  /// at the next update or save_state).
   CharacterId add(const ControllerSettings& settings, const glm::vec3& position, const CharacterInfo& info = {});
+  /// Takes a character out of the set (a despawn): it no longer moves nor meets anyone, those
+  /// standing on it fall, and its id is free for the next add. Throws glide::Error for an id
+  /// that is not in the set. Not during update().
+  void remove(CharacterId id);
+  /// Whether `id` names a character of the set: added and not removed since.
+  bool contains(CharacterId id) const { return id.value < characters_.size() && !characters_[id.value].removed; }
+  /// Every id given so far, removed ones included: the count of velocities update() takes.
   std::size_t size() const { return characters_.size(); }
   /// Controller::teleport for a character of the set: one put on another's head stands on it
   /// from the next update, as one added there. Throws glide::Error as that does.
@@ -71,10 +79,10 @@ public:
   /// The last update's outcome for the character.
   const MoveResult& result(CharacterId id) const;
 
-  /// Moves every character by velocities[i] * dt (one per character, in id order), running
-  /// the moves through `parallel_for` (empty: on the calling thread). Contact listeners are
-  /// then called from the job threads. Throws glide::Error, before anything moves, for a
-  /// velocity count that is not size() or a move Controller::move refuses.
+  /// Moves every character by velocities[i] * dt (one per id, in id order; a removed one's is
+  /// not read), running the moves through `parallel_for` (empty: on the calling thread).
+  /// Contact listeners are then called from the job threads. Throws glide::Error, before
+  /// anything moves, for a velocity count that is not size() or a move Controller::move refuses.
   void update(std::span<const glm::vec3> velocities, float dt, const ParallelFor& parallel_for = {});
 
   /// Every character's state as bytes (docs/controller.md, "Crowds"): per character, its
@@ -85,9 +93,10 @@ public:
   /// The same bytes into `into`, replacing what it held and reusing its capacity: a game that
   /// saves every frame into a ring of buffers allocates nothing once each has held a state.
   void save_state(std::vector<std::byte>& into);
-  /// Puts back a state save_state gave for a set of the same characters (same count; settings
-  /// and layers are configuration, not saved). Throws glide::Error naming the character and
-  /// field for bytes that are not such a state; then nothing changes.
+  /// Puts back a state save_state gave for a set of the same characters (the same ids, the
+  /// same of them removed; settings and layers are configuration, not saved). Throws
+  /// glide::Error naming the character and field for bytes that are not such a state; then
+  /// nothing changes.
   void restore_state(std::span<const std::byte> bytes);
   /// Bytes of a saved state of `count` characters.
   static constexpr std::size_t state_bytes(std::size_t count) { return 14 + count * (20 + Controller::k_state_bytes); }
@@ -123,6 +132,7 @@ private:
     float shoved = 0.f;          ///< how far pushers moved it this update (m)
     std::uint32_t shoved_by = 0; ///< the last to push it this update
     bool piece_pressed = false;  ///< its last move's push_stopper is a character: a piece pressed it on one
+    bool removed = false;        ///< taken out of the set: it meets no one and does not move
   };
   // A result on cache lines of its own: a move writes its fields before the hits, three lines.
   struct alignas(64) KeptResult {
@@ -221,6 +231,7 @@ private:
   std::vector<std::uint64_t> stacked_;   ///< those standing on another: depth in its stack << 32 | index
   std::vector<std::uint64_t> order_;     ///< the taken back: depth in their stacks << 32 | index
   std::vector<std::uint32_t> placed_;    ///< added or teleported since their ground was last looked for
+  std::vector<std::uint32_t> free_;      ///< ids of removed characters, highest first
 
   // Neighbours are looked for among candidates kept across updates (Verlet lists): each one's
   // reach grown by a pad when they were last renewed, and the others whose grown reach met it.
