@@ -102,11 +102,17 @@ bool shareable(const ControllerSettings& settings) { return !settings.filter && 
 
 CharacterSet::CharacterSet(const World& world) : world_(&world) {}
 
+namespace {
+void check_info(const CharacterInfo& info, const char* what) {
+  if (!std::isfinite(info.mass) || !(info.mass > 0.f))
+    throw Error(std::string(what) + ": CharacterInfo::mass = " + std::to_string(info.mass) +
+                " must be positive and finite (kg)");
+}
+} // namespace
+
 CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec3& position,
                               const CharacterInfo& info) {
-  if (!std::isfinite(info.mass) || !(info.mass > 0.f))
-    throw Error("CharacterSet::add: CharacterInfo::mass = " + std::to_string(info.mass) +
-                " must be positive and finite (kg)");
+  check_info(info, "CharacterSet::add");
   Character c;
   std::shared_ptr<const ControllerSettings> shared = kept_like(settings);
   const bool fresh = !shared;
@@ -149,6 +155,14 @@ void CharacterSet::remove(CharacterId id) {
   c.removed = true;
   // Its controller stays, unmoved, until the id is given again: the passes read every slot.
   free_.insert(std::upper_bound(free_.begin(), free_.end(), id.value, std::greater<>()), id.value);
+}
+
+void CharacterSet::set_info(CharacterId id, const CharacterInfo& info) {
+  Character& c = at(id);
+  check_info(info, "CharacterSet::set_info");
+  if (c.info.push && !info.push) c.pressure = c.stepping_back = 0.f; // pushing again starts afresh
+  pushers_ = pushers_ + (info.push ? 1 : 0) - (c.info.push ? 1 : 0);
+  c.info = info;
 }
 
 void CharacterSet::teleport(CharacterId id, const glm::vec3& position) {

@@ -67,6 +67,12 @@ public:
   bool contains(CharacterId id) const { return id.value < characters_.size() && !characters_[id.value].removed; }
   /// Every id given so far, removed ones included: the count of velocities update() takes.
   std::size_t size() const { return characters_.size(); }
+  /// The character's layers, mass and push, as given to add() or set_info().
+  const CharacterInfo& info(CharacterId id) const { return at(id).info; }
+  /// Changes them from the next update (a character turned ghost, or made a pusher). Throws
+  /// glide::Error, changing nothing, for a bad id or mass. A pusher that stops pushing
+  /// forgets its push pressure and stepping back.
+  void set_info(CharacterId id, const CharacterInfo& info);
   /// Controller::teleport for a character of the set: one put on another's head stands on it
   /// from the next update, as one added there. Throws glide::Error as that does.
   void teleport(CharacterId id, const glm::vec3& position);

@@ -1,6 +1,7 @@
 // Characters taken out of a CharacterSet (a despawn) and their ids given again: a removed one
 // meets no one and does not move, those standing on it fall, and a crowd that spawns and
-// despawns as it walks stays thread-independent, overlap-free and replayable.
+// despawns as it walks stays thread-independent, overlap-free and replayable. And a character's
+// layers and push changed as the game goes.
 #include "controller_scene.hpp"
 
 #include <glide/controller/character_set.hpp>
@@ -154,6 +155,39 @@ TEST_CASE("a crowd state whose removed characters are not the set's is refused, 
   CHECK_THROWS_WITH_AS(set.restore_state(all_in),
                        "CharacterSet::restore_state: character 2: state: removed from the set, but saved", Error);
   CHECK(set.save_state() == before);
+}
+
+TEST_CASE("characters' info changed between updates: made a pusher it pushes, put on no layer two pass through") {
+  World world;
+  add_floor(world);
+  CharacterSet set(world);
+  const CharacterId walker = set.add({}, {-1, 0, 0});
+  const CharacterId other = set.add({}, {0, 0, 0});
+  const auto walk = [&](int frames) {
+    for (int frame = 0; frame < frames; ++frame) {
+      const glm::vec3 velocities[] = {{2, -1, 0}, {0, -1, 0}};
+      set.update(velocities, 1.f / 60.f);
+    }
+  };
+  walk(30);
+  CHECK(set.controller(other).position().x == 0.f); // blocked, not pushed
+  set.set_info(walker, {.mass = 70.f, .push = true});
+  CHECK(set.info(walker).push);
+  const float from = set.controller(other).position().x;
+  walk(60);
+  CHECK(set.controller(other).position().x - from == doctest::Approx(1.f).epsilon(0.15)); // half of 2 m/s for 1 s
+  CHECK_THROWS_WITH_AS(set.set_info(walker, {.mass = -1.f}),
+                       "CharacterSet::set_info: CharacterInfo::mass = -1.000000 must be positive and finite (kg)",
+                       Error);
+  CHECK(set.info(walker).push); // unchanged
+  // On no layer, neither meets the other (one that still met the walker would be moved out of
+  // its way: only one of two meeting the other is blocked).
+  set.set_info(other, {.layers = 0u});
+  set.set_info(walker, {.layers = 0u});
+  const float other_at = set.controller(other).position().x;
+  walk(90);
+  CHECK(set.controller(other).position().x == other_at);
+  CHECK(set.controller(walker).position().x > other_at + 1.5f); // through it
 }
 
 } // namespace glide::test
