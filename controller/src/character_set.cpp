@@ -153,8 +153,9 @@ void CharacterSet::remove(CharacterId id) {
   c.velocity = glm::vec3(0.f);
   c.pressure = c.stepping_back = 0.f;
   c.removed = true;
-  // Its controller stays, unmoved, until the id is given again: the passes read every slot.
-  free_.insert(std::upper_bound(free_.begin(), free_.end(), id.value, std::greater<>()), id.value);
+  // Its controller stays, unmoved, until the id is given again: the passes read every slot. The
+  // id is given again only after an update, when no one's ground names it any more.
+  freed_.push_back(id.value);
 }
 
 void CharacterSet::set_info(CharacterId id, const CharacterInfo& info) {
@@ -669,6 +670,14 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   const std::size_t before_pushes = moves_again_;
   push_through(velocities, dt);
   last_push_moves_ = moves_again_ - before_pushes;
+
+  // Every move ended probing its ground among the characters in the set: the ids removed before
+  // this update are named by no one's now.
+  if (!freed_.empty()) {
+    free_.insert(free_.end(), freed_.begin(), freed_.end());
+    std::sort(free_.begin(), free_.end(), std::greater<>());
+    freed_.clear();
+  }
 }
 
 } // namespace glide

@@ -50,7 +50,7 @@ TEST_CASE("a removed character meets no one, its id is given again, and the new 
   CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
 }
 
-TEST_CASE("one standing on a character that is removed falls to the floor") {
+TEST_CASE("one standing on a character that is removed falls to the floor, and is not carried by one given its id") {
   World world;
   add_floor(world);
   CharacterSet set(world);
@@ -60,7 +60,18 @@ TEST_CASE("one standing on a character that is removed falls to the floor") {
   set.update(velocities, 1.f / 60.f);
   REQUIRE(set.controller(above).ground().target == HitTarget::character);
   set.remove(below);
-  for (int frame = 0; frame < 60; ++frame) set.update(velocities, 1.f / 60.f);
+  // Its id is not given again before an update: the one above still names it as its ground,
+  // and must not stand on the new one, added far off.
+  const CharacterId far_off = set.add({}, {5, 0, 5});
+  CHECK(far_off == CharacterId{2});
+  const glm::vec3 three[] = {{0, -1, 0}, {0, -9.81f, 0}, {3, -1, 0}};
+  set.update(three, 1.f / 60.f);
+  CHECK(set.controller(above).position().x == 0.f);
+  CHECK(set.add({}, {-5, 0, -5}) == below);
+  for (int frame = 0; frame < 60; ++frame) {
+    const glm::vec3 again[] = {{0, -1, 0}, {0, -9.81f, 0}, {0, -1, 0}};
+    set.update(again, 1.f / 60.f);
+  }
   const GroundInfo& g = set.controller(above).ground();
   CHECK(g.state == GroundState::on_ground);
   CHECK(g.target == HitTarget::piece);
@@ -142,6 +153,8 @@ TEST_CASE("a crowd state whose removed characters are not the set's is refused, 
   CharacterSet set(world);
   for (int k = 0; k < 3; ++k) set.add({}, {2.f * float(k), 0, 0});
   set.remove(CharacterId{1});
+  const glm::vec3 still[] = {{0, -1, 0}, {0, -1, 0}, {0, -1, 0}};
+  set.update(still, 1.f / 60.f);
   const std::vector<std::byte> saved = set.save_state();
   CHECK(saved.size() == CharacterSet::state_bytes(3));
   set.restore_state(saved); // the same ids removed: taken

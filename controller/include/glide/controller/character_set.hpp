@@ -54,13 +54,13 @@ public:
   explicit CharacterSet(const World& world);
 
   /// Adds a character (as the Controller constructor, which throws glide::Error for bad
-  /// settings or position). Ids count up from 0 in the order added, but the id of a removed
-  /// character is given again, the lowest first. One put on another's head stands on it from
+  /// settings or position). Ids count up from 0 in the order added, but the id of a character
+  /// removed before the last update is given again, the lowest first. One put on another's head stands on it from
   /// its first update, whichever was added first (its ground is looked for among the others
   /// at the next update or save_state).
   CharacterId add(const ControllerSettings& settings, const glm::vec3& position, const CharacterInfo& info = {});
   /// Takes a character out of the set (a despawn): it no longer moves nor meets anyone, those
-  /// standing on it fall, and its id is free for the next add. Throws glide::Error for an id
+  /// standing on it fall, and after the next update its id is free for an add. Throws glide::Error for an id
   /// that is not in the set. Not during update().
   void remove(CharacterId id);
   /// Whether `id` names a character of the set: added and not removed since.
@@ -237,7 +237,8 @@ private:
   std::vector<std::uint64_t> stacked_;   ///< those standing on another: depth in its stack << 32 | index
   std::vector<std::uint64_t> order_;     ///< the taken back: depth in their stacks << 32 | index
   std::vector<std::uint32_t> placed_;    ///< added or teleported since their ground was last looked for
-  std::vector<std::uint32_t> free_;      ///< ids of removed characters, highest first
+  std::vector<std::uint32_t> free_;      ///< ids of removed characters to give again, highest first
+  std::vector<std::uint32_t> freed_;     ///< ids removed since the last update: others' grounds may name them
 
   // Neighbours are looked for among candidates kept across updates (Verlet lists): each one's
   // reach grown by a pad when they were last renewed, and the others whose grown reach met it.
