@@ -4,7 +4,6 @@
 #include "horizontal.hpp"
 
 #include <glide/controller/character_set.hpp>
-#include <glide/controller/settings_schema.hpp>
 #include <glide/error.hpp>
 #include <glide/gjk/segment_pair.hpp>
 #include <glide/world/world.hpp>
@@ -94,112 +93,7 @@ void keep(MoveResult& to, const MoveResult& from) {
   std::memcpy(out, in, offsetof(MoveResult, hits) + used * sizeof(ControllerHit));
 }
 
-// Whether settings may be shared among characters: those holding code (filters), which cannot
-// be compared, never are.
-bool shareable(const ControllerSettings& settings) { return !settings.filter && !settings.character_filter; }
-
 } // namespace
-
-CharacterSet::CharacterSet(const World& world) : world_(&world) {}
-
-namespace {
-void check_info(const CharacterInfo& info, const char* what) {
-  if (!std::isfinite(info.mass) || !(info.mass > 0.f))
-    throw Error(std::string(what) + ": CharacterInfo::mass = " + std::to_string(info.mass) +
-                " must be positive and finite (kg)");
-}
-} // namespace
-
-CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec3& position,
-                              const CharacterInfo& info) {
-  check_info(info, "CharacterSet::add");
-  Character c;
-  std::shared_ptr<const ControllerSettings> shared = kept_like(settings);
-  const bool fresh = !shared;
-  if (fresh) shared = std::make_shared<const ControllerSettings>(settings);
-  c.controller = std::unique_ptr<Controller>(new Controller(shared, *world_, position));
-  // Kept for the characters added later (the oldest kind let go), unless they hold code.
-  if (fresh && shareable(settings)) {
-    if (kept_settings_.size() == k_kept_settings) kept_settings_.erase(kept_settings_.begin());
-    kept_settings_.push_back(std::move(shared));
-  }
-  const auto id = free_.empty() ? static_cast<std::uint32_t>(characters_.size()) : free_.back();
-  c.controller->nearby_.set_self(CharacterId{id});
-  c.info = info;
-  if (info.push) ++pushers_;
-  MoveResult result;
-  result.position = position;
-  result.ground = c.controller->ground();
-  if (id == characters_.size()) {
-    checkpoints_.push_back(c.controller->checkpoint());
-    results_.push_back({result});
-    near_.emplace_back();
-    characters_.push_back(std::move(c));
-  } else {
-    checkpoints_[id] = c.controller->checkpoint();
-    results_[id] = {result};
-    characters_[id] = std::move(c);
-    free_.pop_back();
-  }
-  candidates_valid_ = false;
-  placed_.push_back(id);
-  return CharacterId{id};
-}
-
-void CharacterSet::remove(CharacterId id) {
-  Character& c = at(id);
-  if (c.info.push) --pushers_;
-  c.info = {.layers = 0u, .mass = c.info.mass, .push = false};
-  c.velocity = glm::vec3(0.f);
-  c.pressure = c.stepping_back = 0.f;
-  c.removed = true;
-  // Its controller stays, unmoved, until the id is given again: the passes read every slot. The
-  // id is given again only after an update, when no one's ground names it any more.
-  freed_.push_back(id.value);
-}
-
-void CharacterSet::set_info(CharacterId id, const CharacterInfo& info) {
-  Character& c = at(id);
-  check_info(info, "CharacterSet::set_info");
-  if (c.info.push && !info.push) c.pressure = c.stepping_back = 0.f; // pushing again starts afresh
-  pushers_ = pushers_ + (info.push ? 1 : 0) - (c.info.push ? 1 : 0);
-  c.info = info;
-}
-
-void CharacterSet::teleport(CharacterId id, const glm::vec3& position) {
-  at(id).controller->teleport(position);
-  placed_.push_back(id.value);
-}
-
-CharacterSet::Character& CharacterSet::at(CharacterId id) {
-  if (id.value >= characters_.size())
-    throw Error("CharacterSet: character id " + std::to_string(id.value) + " is not in the set (" +
-                std::to_string(characters_.size()) + " ids given)");
-  if (characters_[id.value].removed)
-    throw Error("CharacterSet: character id " + std::to_string(id.value) + " was removed");
-  return characters_[id.value];
-}
-const CharacterSet::Character& CharacterSet::at(CharacterId id) const {
-  return const_cast<CharacterSet*>(this)->at(id);
-}
-
-// Settings of an earlier character that hold the same bits as `settings`, or null: a crowd of a
-// few kinds of characters then holds a few copies, and a move reads no settings of each
-// character's own.
-std::shared_ptr<const ControllerSettings> CharacterSet::kept_like(const ControllerSettings& settings) const {
-  static const fields::Table<ControllerSettings> table = controller_settings_table();
-  if (!shareable(settings)) return nullptr;
-  for (const std::shared_ptr<const ControllerSettings>& kept : kept_settings_)
-    if (fields::same_bits(table, *kept, settings)) return kept;
-  return nullptr;
-}
-
-Controller& CharacterSet::controller(CharacterId id) { return *at(id).controller; }
-const Controller& CharacterSet::controller(CharacterId id) const { return *at(id).controller; }
-const MoveResult& CharacterSet::result(CharacterId id) const {
-  at(id); // checks the id
-  return results_[id.value].result;
-}
 
 // Candidates come from a grid over the two axes the crowd spreads most along, in cells at
 // least as wide as any padded reach: each character goes into the one cell of its box's low

@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <utility>
-#include <vector>
 
 namespace glide {
 
@@ -18,71 +16,8 @@ namespace {
 constexpr std::uint64_t k_stack_depth = 8;
 // The least motion of the one under it that carries a character (m).
 constexpr float k_least_carry = 1e-5f;
-// How far around a placed character others are looked at for its ground, in its skin widths:
-// beyond the ground probe's two.
-constexpr float k_ground_look_skins = 4.f;
 
 } // namespace
-
-// Characters placed since their ground was last looked for (added, or teleported through the
-// set) look for it among the others where they stand, as a move's last probe does: one put on
-// another's head stands on it, and is carried with it, from its first update, whichever was
-// added first. The others near each are found by a sweep over their bounds along the axis the
-// crowd spreads most along.
-void CharacterSet::ground_placed() {
-  if (placed_.empty()) return;
-  std::sort(placed_.begin(), placed_.end());
-  placed_.erase(std::unique(placed_.begin(), placed_.end()), placed_.end());
-  const std::size_t n = characters_.size();
-  std::vector<CapsuleObstacle> here(n);
-  gjk::Aabb all;
-  for (std::size_t j = 0; j < n; ++j) {
-    Controller& k = *characters_[j].controller;
-    k.follow_origin(); // after a World::shift_origin
-    const auto id = static_cast<std::uint32_t>(j);
-    here[j] = {k.capsule(), characters_[j].velocity, characters_[j].info.layers, CharacterId{id}};
-    all.min = glm::min(all.min, here[j].capsule.segment.a);
-    all.max = glm::max(all.max, here[j].capsule.segment.a);
-  }
-  const glm::vec3 spread = all.max - all.min;
-  const int axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;
-  std::vector<std::pair<float, std::uint32_t>> sorted(n); // low end of the bounds along the axis, index
-  float widest = 0.f;
-  for (std::size_t j = 0; j < n; ++j) {
-    const gjk::Aabb box = gjk::capsule_bounds(here[j].capsule);
-    sorted[j] = {box.min[axis], static_cast<std::uint32_t>(j)};
-    widest = std::max(widest, box.max[axis] - box.min[axis]);
-  }
-  std::sort(sorted.begin(), sorted.end());
-  std::vector<CapsuleObstacle> others;
-  for (const std::uint32_t i : placed_) {
-    if (characters_[i].removed) continue;
-    Controller& k = *characters_[i].controller;
-    const gjk::Aabb look = gjk::capsule_bounds(here[i].capsule).expanded(k_ground_look_skins * k.settings().skin_width);
-    others.clear();
-    for (auto at = std::lower_bound(sorted.begin(), sorted.end(), std::pair{look.min[axis] - widest, 0u});
-         at != sorted.end() && at->first <= look.max[axis]; ++at) {
-      const CapsuleObstacle& o = here[at->second];
-      if (at->second != i && gjk::capsule_bounds(o.capsule).overlaps(look) &&
-          (o.layers & k.settings().layer_mask) != 0 && k.accepts_character(o.id))
-        others.push_back(o);
-    }
-    std::sort(others.begin(), others.end(), [](const CapsuleObstacle& a, const CapsuleObstacle& b) {
-      return a.id.value < b.id.value; // id order, as a move meets them
-    });
-    // Only a character found as its ground is taken: probed again on a piece, it would take the
-    // piece's motion so far as ridden.
-    const Controller::Checkpoint before = k.checkpoint();
-    k.nearby_.set_characters(others);
-    k.update_ground();
-    k.nearby_.set_characters({});
-    if (k.ground().target == HitTarget::character)
-      k.report_ground(results_[i].result);
-    else
-      k.rewind(before);
-  }
-  placed_.clear();
-}
 
 // How many stand under character i, one on another (0: it stands on none), counted up to
 // k_stack_depth (characters standing on each other in a loop end there).

@@ -55,13 +55,13 @@ public:
 
   /// Adds a character (as the Controller constructor, which throws glide::Error for bad
   /// settings or position). Ids count up from 0 in the order added, but the id of a character
-  /// removed before the last update is given again, the lowest first. One put on another's head stands on it from
-  /// its first update, whichever was added first (its ground is looked for among the others
-  /// at the next update or save_state).
+  /// removed before the last update is given again, the lowest first. One put on another's
+  /// head stands on it from its first update, whichever was added first (its ground is looked
+  /// for among the others at the next update or save_state).
   CharacterId add(const ControllerSettings& settings, const glm::vec3& position, const CharacterInfo& info = {});
   /// Takes a character out of the set (a despawn): it no longer moves nor meets anyone, those
-  /// standing on it fall, and after the next update its id is free for an add. Throws glide::Error for an id
-  /// that is not in the set. Not during update().
+  /// standing on it fall, and after the next update its id is free for an add. Throws
+  /// glide::Error for an id that is not in the set. Not during update().
   void remove(CharacterId id);
   /// Whether `id` names a character of the set: added and not removed since.
   bool contains(CharacterId id) const { return id.value < characters_.size() && !characters_[id.value].removed; }
