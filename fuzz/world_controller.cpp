@@ -2,6 +2,8 @@
 // then up to 64 frames of velocities to 100 m/s, dt from 1/360 to 1/15 s, teleports, resizes
 // and jumps. Checks each frame: a finite state, and, while no teleport or resize has placed
 // the capsule into geometry, no overlap deeper than the skin.
+#include "fuzz_support.hpp"
+
 #include <glide/controller/controller.hpp>
 #include <glide/controller/player_step.hpp>
 #include <glide/error.hpp>
@@ -17,25 +19,6 @@
 
 namespace {
 
-// Reads the input as numbers in given ranges; zeros once it runs out.
-class Reader {
-public:
-  Reader(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  std::uint8_t byte() { return at_ < size_ ? data_[at_++] : 0; }
-  float unit() { // [0, 1]
-    std::uint16_t v = byte();
-    v = static_cast<std::uint16_t>(v << 8 | byte());
-    return static_cast<float>(v) / 65535.f;
-  }
-  float range(float lo, float hi) { return lo + (hi - lo) * unit(); }
-  glm::vec3 vec(float lo, float hi) { return {range(lo, hi), range(lo, hi), range(lo, hi)}; }
-  bool done() const { return at_ >= size_; }
-
-private:
-  const std::uint8_t* data_;
-  std::size_t size_, at_ = 0;
-};
-
 using glide::limits::finite;
 
 float deepest(const glide::World& world, const glide::gjk::Capsule& capsule) {
@@ -47,7 +30,7 @@ float deepest(const glide::World& world, const glide::gjk::Capsule& capsule) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  Reader in(data, size);
+  glide::fuzz::Reader in(data, size);
   glide::World world;
   // A floor, then the fuzzed pieces.
   world.add_piece(glide::gjk::ConvexHull::box({60.f, 1.f, 60.f}), {{1.f, 0.f, 0.f, 0.f}, {0.f, -1.f, 0.f}});

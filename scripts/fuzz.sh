@@ -11,7 +11,7 @@ source "$(dirname "$0")/setup.sh"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(obj_level gltf_level heightmap case_file settings_file demo_level world_controller)
+[ ${#targets[@]} -eq 0 ] && targets=(obj_level gltf_level heightmap case_file settings_file demo_level world_controller crowd)
 
 glide_install_packages "${GLIDE_PACKAGES[@]}"
 build=${GLIDE_FUZZ_BUILD_DIR:-$GLIDE_ROOT/build-fuzz}

@@ -232,6 +232,7 @@ std::size_t CharacterSet::grid_candidates(std::size_t i, std::vector<std::uint32
     count += keep ? 1 : 0;
   };
   const gjk::Aabb mine = padded_[i];
+  if (!mine.valid()) return 0; // a removed one's empty reach: its cell range would run backward
   if (cell_of_[i] == k_no_cell) {
     for (std::size_t j = 0; j < characters_.size(); ++j)
       consider(static_cast<std::uint32_t>(j), j != i && overlaps(padded_[j], mine)); // rare: no grid cell

@@ -50,6 +50,28 @@ TEST_CASE("a removed character meets no one, its id is given again, and the new 
   CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
 }
 
+// Found by the crowd fuzzer: a removed character's empty reach, looked up in a neighbour grid of
+// one row and many columns, gave a cell range running backward (read out of bounds).
+TEST_CASE(
+    "characters removed along a line, before the neighbour grid is renewed, leave the others' meetings as they were") {
+  World world;
+  add_floor(world);
+  CharacterSet set(world);
+  for (int k = 0; k < 8; ++k) set.add({}, {3.f * float(k), 0, 0});
+  set.remove(CharacterId{7});
+  set.remove(CharacterId{3});
+  const CharacterId walker = set.add({}, {1.5f, 0, 0}); // a new id: none given again before an update
+  CHECK(walker == CharacterId{8});
+  for (int frame = 0; frame < 60; ++frame) {
+    std::vector<glm::vec3> velocities(set.size(), glm::vec3(0, -1, 0));
+    velocities[walker.value] = {2, -1, 0};
+    set.update(velocities, 1.f / 60.f);
+  }
+  // Blocked by the one at 3 m, not by the removed ones.
+  CHECK(set.controller(walker).position().x == doctest::Approx(3.f - 0.61f).epsilon(0.01));
+  CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
+}
+
 TEST_CASE("one standing on a character that is removed falls to the floor, and is not carried by one given its id") {
   World world;
   add_floor(world);
