@@ -49,9 +49,14 @@ std::vector<glm::vec3> positions(const CharacterSet& set) {
   return at;
 }
 
-// Whether `capsule` stands clear of the others and the world's pieces.
+// Whether `capsule` stands clear of the others and the world's pieces (a restore may have put
+// its top beyond the coordinates the world's queries take: not clear then).
 bool clear(const glide::World& world, const CharacterSet& set, const glide::gjk::Capsule& capsule, std::uint32_t self) {
-  return closest_gap(set, capsule, self) >= 0.f && world.overlap_capsule(capsule, 0.f).empty();
+  try {
+    return closest_gap(set, capsule, self) >= 0.f && world.overlap_capsule(capsule, 0.f).empty();
+  } catch (const glide::Error&) {
+    return false;
+  }
 }
 
 // Runs `op` on both sets: both must throw glide::Error or neither; returns whether it threw.

@@ -1,4 +1,5 @@
 #include <glide/controller/settings_schema.hpp>
+#include <glide/limits.hpp>
 #include <glide/world/sweep_settings_schema.hpp>
 
 namespace glide {
@@ -9,14 +10,15 @@ fields::Table<ControllerSettings> controller_settings_table() {
   using fields::closed;
   using fields::Kind;
   using fields::open;
-  // Relational bounds in the float arithmetic the controller relies on.
+  // Relational bounds in the float arithmetic the controller relies on. A capsule is no larger
+  // than the largest piece, as the world's queries take them.
   // One row per field: name, member, kind, unit, min, max, slider range, group, help.
   // clang-format off
   static const F rows[] = {
-    {"radius", &S::radius, Kind::real, "m", open<S>(0), {}, {0.05, 1.5},
+    {"radius", &S::radius, Kind::real, "m", open<S>(0), closed<S>(limits::k_max_piece_size), {0.05, 1.5},
      "Shape", "capsule radius"},
-    {"height", &S::height, Kind::real, "m", closed<S>([](const S& s) { return 2.f * s.radius; }, "2 * radius"), {},
-     {0.1, 4}, "Shape", "capsule height, feet to top"},
+    {"height", &S::height, Kind::real, "m", closed<S>([](const S& s) { return 2.f * s.radius; }, "2 * radius"),
+     closed<S>(limits::k_max_piece_size), {0.1, 4}, "Shape", "capsule height, feet to top"},
     {"up", fields::vec3_access<&S::up>(), Kind::unit_vec3, "unit vector", {}, {}, {},
      "Shape", "up direction, gravity's opposite"},
     {"skin_width", &S::skin_width, Kind::real, "m", open<S>(0),

@@ -96,8 +96,9 @@ TEST_CASE("settings JSON: bad files name the file, the JSON path and the problem
   // One name per field: the old max_iterations is an unknown field.
   CHECK(contains(load_error(write_file(k_settings_dir, "old.json", R"({"max_iterations": 4})")),
                  "old.json: /max_iterations: unknown field \"max_iterations\""));
-  CHECK(contains(load_error(write_file(k_settings_dir, "limit.json", R"({"radius": 0.3, "height": 0.5})")),
-                 "limit.json: /height: ControllerSettings.height = 0.500000 is out of range (>= 2 * radius)"));
+  CHECK(
+      contains(load_error(write_file(k_settings_dir, "limit.json", R"({"radius": 0.3, "height": 0.5})")),
+               "limit.json: /height: ControllerSettings.height = 0.500000 is out of range (in [2 * radius, 200000])"));
   // A field left out that breaks a limit against one given: the object's path.
   CHECK(contains(load_error(write_file(k_settings_dir, "left_out.json", R"({"radius": 1.5})")),
                  "left_out.json: /: ControllerSettings.height"));

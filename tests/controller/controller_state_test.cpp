@@ -251,6 +251,7 @@ TEST_CASE("bad bytes are refused with the field named, and the state is kept") {
   check_refused(c, with_float(good, 42, inf), "position");
   check_refused(c, with_float(good, 46, nan), "height");
   check_refused(c, with_float(good, 46, 0.5f), "height");
+  check_refused(c, with_float(good, 46, 2.2e27f), "height"); // beyond any piece (found by the crowd fuzzer)
   check_refused(c, with_byte(good, 50, 3), "ground state");
   check_refused(c, with_byte(good, 51, 4), "ground target");
   check_refused(c, with_byte(good, 52, 2), "ridden");

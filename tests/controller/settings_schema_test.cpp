@@ -91,10 +91,19 @@ TEST_CASE("validate() enforces every limit of the ControllerSettings and PlayerS
 
   ControllerSettings s;
   s.radius = -1.f;
-  CHECK(error_of(s) == "ControllerSettings.radius = -1.000000 is out of range (> 0 m)");
+  CHECK(error_of(s) == "ControllerSettings.radius = -1.000000 is out of range (in (0, 200000] m)");
   s = {};
   s.height = 0.5f;
-  CHECK(error_of(s) == "ControllerSettings.height = 0.500000 is out of range (>= 2 * radius)");
+  CHECK(error_of(s) == "ControllerSettings.height = 0.500000 is out of range (in [2 * radius, 200000])");
+  // No larger than the largest piece: a capsule the world's queries take (found by the crowd
+  // fuzzer: a restored state 2e27 m tall).
+  s = {};
+  s.radius = 1e7f;
+  s.height = 3e7f;
+  CHECK(error_of(s) == "ControllerSettings.radius = 10000000.000000 is out of range (in (0, 200000] m)");
+  s = {};
+  s.height = 2e27f;
+  CHECK(contains(error_of(s), "ControllerSettings.height = "));
   s = {};
   s.up = {0.f, 1.1f, 0.f};
   CHECK(contains(error_of(s), "ControllerSettings.up = (0.000000, 1.100000, 0.000000) is not a unit vector"));
