@@ -49,11 +49,11 @@ std::vector<glm::vec3> positions(const CharacterSet& set) {
   return at;
 }
 
-// Whether `capsule` stands clear of the others and the world's pieces (a restore may have put
-// its top beyond the coordinates the world's queries take: not clear then).
-bool clear(const glide::World& world, const CharacterSet& set, const glide::gjk::Capsule& capsule, std::uint32_t self) {
+// Whether `capsule` is clear of the world's pieces (a restore may have put its top beyond the
+// coordinates the world's queries take: not clear then).
+bool clear_of_pieces(const glide::World& world, const glide::gjk::Capsule& capsule) {
   try {
-    return closest_gap(set, capsule, self) >= 0.f && world.overlap_capsule(capsule, 0.f).empty();
+    return world.overlap_capsule(capsule, 0.f).empty();
   } catch (const glide::Error&) {
     return false;
   }
@@ -98,12 +98,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bool placed_clear = true;
   std::vector<std::byte> saved;
   const auto any_character = [&]() { return CharacterId{in.byte() % std::max<std::uint32_t>(1, alone.size())}; };
+  // Feet on the floor's middle, up to 3 m above it.
+  const auto any_spot = [&]() {
+    return in.vec(-8.f, 8.f) * glm::vec3(1.f, 0.f, 1.f) + glm::vec3(0.f, in.range(0.f, 3.f), 0.f);
+  };
 
   for (int step = 0; step < 48 && !in.done(); ++step) {
     const std::uint8_t op = in.byte() % 10;
+    bool updated = false;
     if (op == 0 && alone.size() < k_most_characters) {
       const glide::ControllerSettings& kind = kinds[in.byte() % kinds.size()];
-      const glm::vec3 feet = in.vec(-8.f, 8.f) * glm::vec3(1.f, 0.f, 1.f) + glm::vec3(0.f, in.range(0.f, 3.f), 0.f);
+      const glm::vec3 feet = any_spot();
       const glide::CharacterInfo info{.mass = in.range(1.f, 200.f), .push = in.byte() % 2 == 0};
       on_both(sets, [&](CharacterSet& set) { set.add(kind, feet, info); });
       placed_clear = false; // looked at below, over every character
@@ -116,7 +121,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       on_both(sets, [&](CharacterSet& set) { set.set_info(id, info); });
     } else if (op == 3) {
       const CharacterId id = any_character();
-      const glm::vec3 feet = in.vec(-8.f, 8.f) * glm::vec3(1.f, 0.f, 1.f) + glm::vec3(0.f, in.range(0.f, 3.f), 0.f);
+      const glm::vec3 feet = any_spot();
       on_both(sets, [&](CharacterSet& set) { set.teleport(id, feet); });
       placed_clear = false;
     } else if (op == 4) {
@@ -139,26 +144,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         set.update(velocities, dt, &set == &threaded ? pool.hook() : glide::ParallelFor{});
       });
       if (refused && positions(alone) != before) std::abort(); // a refused update moved someone
+      updated = !refused;
     }
     // After each operation: the same characters in the same places, finite.
     if (alone.size() != threaded.size()) std::abort();
     bool all_clear = true;
+    float deepest_gap = std::numeric_limits<float>::infinity();
     for (std::uint32_t i = 0; i < alone.size(); ++i) {
       const CharacterId id{i};
       if (alone.contains(id) != threaded.contains(id)) std::abort();
       if (!alone.contains(id)) continue;
       const glm::vec3 p = alone.controller(id).position();
       if (!glide::limits::finite(p) || p != threaded.controller(id).position()) std::abort();
-      all_clear = all_clear && clear(world, alone, alone.controller(id).capsule(), i);
+      const glide::gjk::Capsule capsule = alone.controller(id).capsule();
+      const float gap = closest_gap(alone, capsule, i);
+      deepest_gap = std::min(deepest_gap, gap);
+      all_clear = all_clear && gap >= 0.f && clear_of_pieces(world, capsule);
     }
-    // Placed clear, nothing may overlap from then on; placed into another or a box, the sets
-    // recover (not checked) until all stand clear again.
-    if (op >= 6 && placed_clear) {
-      for (std::uint32_t i = 0; i < alone.size(); ++i)
-        if (alone.contains(CharacterId{i}) &&
-            closest_gap(alone, alone.controller(CharacterId{i}).capsule(), i) < -k_overlap_tolerance)
-          std::abort();
-    }
+    // Placed clear, nothing may overlap after an update from then on; placed into another or a
+    // box, the sets recover (not checked) until all stand clear again.
+    if (updated && placed_clear && deepest_gap < -k_overlap_tolerance) std::abort();
     if (all_clear) placed_clear = true;
   }
   return 0;
