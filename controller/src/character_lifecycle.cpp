@@ -149,25 +149,26 @@ void CharacterSet::ground_placed() {
   }
   const glm::vec3 spread = all.max - all.min;
   const int axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;
+  std::vector<gjk::Aabb> bounds(n);
   std::vector<std::pair<float, std::uint32_t>> sorted(n); // low end of the bounds along the axis, index
   float widest = 0.f;
   for (std::size_t j = 0; j < n; ++j) {
-    const gjk::Aabb box = gjk::capsule_bounds(here[j].capsule);
-    sorted[j] = {box.min[axis], static_cast<std::uint32_t>(j)};
-    widest = std::max(widest, box.max[axis] - box.min[axis]);
+    bounds[j] = gjk::capsule_bounds(here[j].capsule);
+    sorted[j] = {bounds[j].min[axis], static_cast<std::uint32_t>(j)};
+    widest = std::max(widest, bounds[j].max[axis] - bounds[j].min[axis]);
   }
   std::sort(sorted.begin(), sorted.end());
   std::vector<CapsuleObstacle> others;
   for (const std::uint32_t i : placed_) {
     if (characters_[i].removed) continue;
     Controller& k = *characters_[i].controller;
-    const gjk::Aabb look = gjk::capsule_bounds(here[i].capsule).expanded(k_ground_look_skins * k.settings().skin_width);
+    const gjk::Aabb look = bounds[i].expanded(k_ground_look_skins * k.settings().skin_width);
     others.clear();
     for (auto at = std::lower_bound(sorted.begin(), sorted.end(), std::pair{look.min[axis] - widest, 0u});
          at != sorted.end() && at->first <= look.max[axis]; ++at) {
       const CapsuleObstacle& o = here[at->second];
-      if (at->second != i && gjk::capsule_bounds(o.capsule).overlaps(look) &&
-          (o.layers & k.settings().layer_mask) != 0 && k.accepts_character(o.id))
+      if (at->second != i && bounds[at->second].overlaps(look) && (o.layers & k.settings().layer_mask) != 0 &&
+          k.accepts_character(o.id))
         others.push_back(o);
     }
     std::sort(others.begin(), others.end(), [](const CapsuleObstacle& a, const CapsuleObstacle& b) {
