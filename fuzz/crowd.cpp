@@ -1,10 +1,11 @@
 // A crowd driven by fuzzed operations among up to 4 fuzzed boxes: characters added (of three
-// sizes, some pushing) and removed, their info changed, teleported, the set saved and restored
-// from fuzzed bytes, and updates with velocities to 20 m/s (now and then not finite) and dt
-// from 1/240 to 1/20 s. Two sets get the same operations, one updated on the calling thread
-// and one on three threads. Checks: both give bit-identical positions and throw alike; every
-// position is finite; a refused update or restore moves no one; and while every character was
-// placed clear of the others and the boxes, no two overlap after an update.
+// sizes, some pushing) and removed, their info changed, teleported (by the set or through their
+// controllers), the set saved and restored from fuzzed bytes, and updates with velocities to
+// 20 m/s (now and then not finite) and dt from 1/240 to 1/20 s. Two sets get the same
+// operations, one updated on the calling thread and one on three threads. Checks: both give
+// bit-identical positions and throw alike; every position is finite; a refused update or
+// restore moves no one; and while every character was placed clear of the others and the
+// boxes, no two overlap after an update.
 #include "fuzz_support.hpp"
 
 #include <glide/controller/character_set.hpp>
@@ -122,7 +123,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } else if (op == 3) {
       const CharacterId id = any_character();
       const glm::vec3 feet = any_spot();
-      on_both(sets, [&](CharacterSet& set) { set.teleport(id, feet); });
+      on_both(sets, [&](CharacterSet& set) { // by the set, or (odd ids) by the controller: the same
+        if (id.value % 2 == 0)
+          set.teleport(id, feet);
+        else
+          set.controller(id).teleport(feet);
+      });
       placed_clear = false;
     } else if (op == 4) {
       saved = alone.save_state();

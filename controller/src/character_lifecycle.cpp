@@ -67,8 +67,7 @@ CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec
     characters_[id] = std::move(c);
     free_.pop_back();
   }
-  candidates_valid_ = false;
-  placed_.push_back(id);
+  candidates_valid_ = false; // placed by the next update: its teleports_seen is none yet
   return CharacterId{id};
 }
 
@@ -92,9 +91,26 @@ void CharacterSet::set_info(CharacterId id, const CharacterInfo& info) {
   c.info = info;
 }
 
-void CharacterSet::teleport(CharacterId id, const glm::vec3& position) {
-  at(id).controller->teleport(position);
-  placed_.push_back(id.value);
+void CharacterSet::teleport(CharacterId id, const glm::vec3& position) { at(id).controller->teleport(position); }
+
+// The characters added or teleported since their ground was last looked for, as placed_.
+void CharacterSet::notice_placed() {
+  for (std::size_t i = 0; i < characters_.size(); ++i) {
+    const Character& c = characters_[i];
+    if (!c.removed && c.controller->teleports_ != c.teleports_seen) placed_.push_back(static_cast<std::uint32_t>(i));
+  }
+}
+
+// Those the preparing pass noticed (noticed_) placed, then prepared again from their new ground.
+void CharacterSet::place_noticed(std::span<const glm::vec3> velocities, float dt) {
+  for (std::size_t i = 0; i < characters_.size(); ++i)
+    if (noticed_[i] != 0) placed_.push_back(static_cast<std::uint32_t>(i));
+  ground_placed();
+  for (std::size_t i = 0; i < characters_.size(); ++i) {
+    if (noticed_[i] == 0) continue;
+    prepare(i, velocities[i], dt);
+    if (!padded_[i].contains(reach_[i])) roaming_[i] = 1;
+  }
 }
 
 CharacterSet::Character& CharacterSet::at(CharacterId id) {
@@ -127,15 +143,12 @@ const MoveResult& CharacterSet::result(CharacterId id) const {
   return results_[id.value].result;
 }
 
-// Characters placed since their ground was last looked for (added, or teleported through the
-// set) look for it among the others where they stand, as a move's last probe does: one put on
-// another's head stands on it, and is carried with it, from its first update, whichever was
-// added first. The others near each are found by a sweep over their bounds along the axis the
-// crowd spreads most along.
+// The characters of placed_ (added, or teleported) look for their ground among the others
+// where they stand, as a move's last probe does: one put on another's head stands on it, and is
+// carried with it, from its first update, whichever was added first. The others near each are
+// found by a sweep over their bounds along the axis the crowd spreads most along.
 void CharacterSet::ground_placed() {
   if (placed_.empty()) return;
-  std::sort(placed_.begin(), placed_.end());
-  placed_.erase(std::unique(placed_.begin(), placed_.end()), placed_.end());
   const std::size_t n = characters_.size();
   std::vector<CapsuleObstacle> here(n);
   gjk::Aabb all;
@@ -162,6 +175,7 @@ void CharacterSet::ground_placed() {
   for (const std::uint32_t i : placed_) {
     if (characters_[i].removed) continue;
     Controller& k = *characters_[i].controller;
+    characters_[i].teleports_seen = k.teleports_;
     const gjk::Aabb look = bounds[i].expanded(k_ground_look_skins * k.settings().skin_width);
     others.clear();
     for (auto at = std::lower_bound(sorted.begin(), sorted.end(), std::pair{look.min[axis] - widest, 0u});

@@ -185,6 +185,10 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
     return;
   }
   k.check_move(input, dt);
+  if (k.teleports_ != c.teleports_seen) {
+    noticed_[i] = 1;
+    std::atomic_ref<bool>(noticed_any_).store(true, std::memory_order_relaxed); // on many threads
+  }
   const GroundInfo& ground = k.ground();
   const bool on_character = ground.state == GroundState::on_ground && ground.target == HitTarget::character &&
                             ground.character.value < characters_.size() && !characters_[ground.character.value].removed;
@@ -440,7 +444,6 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     throw Error("CharacterSet::update: " + std::to_string(velocities.size()) + " velocities for " + std::to_string(n) +
                 " characters");
   const ParallelFor& run = parallel_for ? parallel_for : ParallelFor(run_here);
-  ground_placed();
   // Each character's checks, velocity, start capsule and reach, in parallel; a refusal names
   // the first refused character, as checking them in order would.
   effective_.resize(n);
@@ -451,6 +454,8 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   masks_.resize(n);
   filtered_.resize(n);
   refused_.assign(n, 0);
+  noticed_.assign(n, 0);
+  noticed_any_ = false;
   pressed_ = false;
   stacked_any_ = false;
   padded_.resize(n);
@@ -481,6 +486,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
       throw Error("CharacterSet::update: character " + std::to_string(i) + ": " + e.what());
     }
   }
+  if (noticed_any_) place_noticed(velocities, dt);
   velocities = effective_;
   world_->update(); // queries from many threads then only read the world
   roamers_.clear();

@@ -310,6 +310,7 @@ void Controller::teleport(const glm::vec3& position) {
   if (!given_characters_.empty()) pick_characters();
   update_ground();
   seen_revision_ = world_->revision();
+  ++teleports_;
 }
 
 // Room: the new capsule overlaps nothing (gap < 0). Touching, or geometry within the skin, is

@@ -162,7 +162,8 @@ std::vector<std::byte> CharacterSet::save_state() {
 }
 
 void CharacterSet::save_state(std::vector<std::byte>& into) {
-  ground_placed(); // what the next update would start from
+  notice_placed(); // what the next update would start from
+  ground_placed();
   into.resize(state_bytes(size()));
   detail::StateWriter out(into, k_set_magic, k_set_version);
   out.u32(static_cast<std::uint32_t>(size()));
@@ -222,9 +223,9 @@ void CharacterSet::restore_state(std::span<const std::byte> bytes) {
     characters_[i].velocity = motions[i].velocity;
     characters_[i].pressure = motions[i].pressure;
     characters_[i].stepping_back = motions[i].stepping_back;
+    characters_[i].teleports_seen = characters_[i].controller->teleports_; // its ground is the state's
   }
   candidates_valid_ = false; // the characters jumped: renew the neighbour candidates at once
-  placed_.clear();           // their grounds are the state's
 }
 
 } // namespace glide

@@ -73,13 +73,13 @@ public:
   /// glide::Error, changing nothing, for a bad id or mass. A pusher that stops pushing
   /// forgets its push pressure and stepping back.
   void set_info(CharacterId id, const CharacterInfo& info);
-  /// Controller::teleport for a character of the set: one put on another's head stands on it
-  /// from the next update, as one added there. Throws glide::Error as that does.
+  /// Controller::teleport for a character of the set (its controller's teleport() is the
+  /// same): one put on another's head stands on it from the next update, as one added there.
+  /// Throws glide::Error as that does.
   void teleport(CharacterId id, const glm::vec3& position);
 
-  /// The character's controller: resize, settings, state. Do not call its move() for a
-  /// character of the set, nor its teleport() (it would not look for others under it), and
-  /// do not use it during update().
+  /// The character's controller: resize, settings, state, teleport. Do not call its move() for
+  /// a character of the set, and do not use it during update().
   Controller& controller(CharacterId id);
   const Controller& controller(CharacterId id) const;
   /// The last update's outcome for the character.
@@ -137,8 +137,11 @@ private:
     float stepping_back = 0.f;   ///< how long it still steps back for a pusher ahead of it (s)
     float shoved = 0.f;          ///< how far pushers moved it this update (m)
     std::uint32_t shoved_by = 0; ///< the last to push it this update
-    bool piece_pressed = false;  ///< its last move's push_stopper is a character: a piece pressed it on one
-    bool removed = false;        ///< taken out of the set: it meets no one and does not move
+    /// Its controller's teleports when its ground was last looked for among the others (none
+    /// yet: a character added is placed too).
+    std::uint32_t teleports_seen = ~0u;
+    bool piece_pressed = false; ///< its last move's push_stopper is a character: a piece pressed it on one
+    bool removed = false;       ///< taken out of the set: it meets no one and does not move
   };
   // A result on cache lines of its own: a move writes its fields before the hits, three lines.
   struct alignas(64) KeptResult {
@@ -171,6 +174,8 @@ private:
   Character& at(CharacterId id);
   const Character& at(CharacterId id) const;
   void ground_placed();
+  void notice_placed();
+  void place_noticed(std::span<const glm::vec3> velocities, float dt);
   void prepare(std::size_t i, const glm::vec3& input, float dt);
   void build_grid();
   std::size_t grid_candidates(std::size_t i, std::vector<std::uint32_t>& into) const;
@@ -236,7 +241,8 @@ private:
   std::vector<std::uint32_t> stands_on_; ///< whom each one stands on at the start of the update (k_nobody: none)
   std::vector<std::uint64_t> stacked_;   ///< those standing on another: depth in its stack << 32 | index
   std::vector<std::uint64_t> order_;     ///< the taken back: depth in their stacks << 32 | index
-  std::vector<std::uint32_t> placed_;    ///< added or teleported since their ground was last looked for
+  std::vector<std::uint32_t> placed_;    ///< those whose ground is looked for among the others, by index
+  std::vector<std::uint8_t> noticed_;    ///< added or teleported since that was last done (1), by index
   std::vector<std::uint32_t> free_;      ///< ids of removed characters to give again, highest first
   std::vector<std::uint32_t> freed_;     ///< ids removed since the last update: others' grounds may name them
 
@@ -287,6 +293,7 @@ private:
   std::size_t pushers_ = 0;         ///< characters whose CharacterInfo::push is set (count)
   bool pressed_ = false;            ///< a piece pressed some character on another this update
   bool stacked_any_ = false;        ///< some character stood on another at the start of this update
+  bool noticed_any_ = false;        ///< some character was added or teleported since the last update
   std::size_t push_budget_ = 0;     ///< moves the pushers may still make in this update (count)
   std::size_t moves_again_ = 0;     ///< move_again calls ever made (count)
   std::size_t last_push_moves_ = 0; ///< of those, the last update's pushes' (count)

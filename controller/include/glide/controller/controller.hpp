@@ -128,7 +128,8 @@ public:
   /// on_adjust_velocity held to the same (finite, within one move's distance) throws mid-move.
   MoveResult move(const glm::vec3& velocity, float dt);
 
-  /// Puts the feet at `position` without sweeping, and probes the ground there. Throws
+  /// Puts the feet at `position` without sweeping, and probes the ground there (a character
+  /// of a CharacterSet looks for others under it at the set's next update or save). Throws
   /// glide::Error for a position not finite or beyond the valid range, changing nothing.
   void teleport(const glm::vec3& position);
   /// Changes the capsule height (crouch, stand up), keeping the feet. Succeeds only when the
@@ -272,6 +273,8 @@ private:
   // every character, and fetches the controller up to the ground alone.
   // The world's revision when the last move ended: pieces whose motion is newer moved since.
   std::uint64_t seen_revision_ = 0;
+  // Teleports so far: a CharacterSet notices one made through its character's controller.
+  std::uint32_t teleports_ = 0;
   ContactListener* listener_ = nullptr;
   glm::dvec3 origin_{0.0}; // the world's origin position_ and ground_ are relative to
   GroundInfo ground_;
