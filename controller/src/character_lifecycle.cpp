@@ -31,6 +31,8 @@ void check_info(const CharacterInfo& info, const char* what) {
 // How far around a placed character others are looked at for its ground, in its skin widths:
 // beyond the ground probe's two.
 constexpr float k_ground_look_skins = 4.f;
+// Up to this many placed at once look at every other character's box; more sort the boxes first.
+constexpr std::size_t k_few_placed = 8;
 
 } // namespace
 
@@ -105,7 +107,7 @@ void CharacterSet::notice_placed() {
 void CharacterSet::place_noticed(std::span<const glm::vec3> velocities, float dt) {
   for (std::size_t i = 0; i < characters_.size(); ++i)
     if (noticed_[i] != 0) placed_.push_back(static_cast<std::uint32_t>(i));
-  ground_placed();
+  ground_placed_among(start_, reach_); // each one's reach holds its start capsule
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     if (noticed_[i] == 0) continue;
     prepare(i, velocities[i], dt);
@@ -145,49 +147,69 @@ const MoveResult& CharacterSet::result(CharacterId id) const {
 
 // The characters of placed_ (added, or teleported) look for their ground among the others
 // where they stand, as a move's last probe does: one put on another's head stands on it, and is
-// carried with it, from its first update, whichever was added first. The others near each are
-// found by a sweep over their bounds along the axis the crowd spreads most along.
+// carried with it, from its first update, whichever was added first.
 void CharacterSet::ground_placed() {
   if (placed_.empty()) return;
   const std::size_t n = characters_.size();
   std::vector<CapsuleObstacle> here(n);
-  gjk::Aabb all;
+  std::vector<gjk::Aabb> bounds(n);
   for (std::size_t j = 0; j < n; ++j) {
     Controller& k = *characters_[j].controller;
     k.follow_origin(); // after a World::shift_origin
     const auto id = static_cast<std::uint32_t>(j);
     here[j] = {k.capsule(), characters_[j].velocity, characters_[j].info.layers, CharacterId{id}};
-    all.min = glm::min(all.min, here[j].capsule.segment.a);
-    all.max = glm::max(all.max, here[j].capsule.segment.a);
-  }
-  const glm::vec3 spread = all.max - all.min;
-  const int axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;
-  std::vector<gjk::Aabb> bounds(n);
-  std::vector<std::pair<float, std::uint32_t>> sorted(n); // low end of the bounds along the axis, index
-  float widest = 0.f;
-  for (std::size_t j = 0; j < n; ++j) {
     bounds[j] = gjk::capsule_bounds(here[j].capsule);
-    sorted[j] = {bounds[j].min[axis], static_cast<std::uint32_t>(j)};
-    widest = std::max(widest, bounds[j].max[axis] - bounds[j].min[axis]);
   }
-  std::sort(sorted.begin(), sorted.end());
+  ground_placed_among(here, bounds);
+}
+
+// ground_placed's work, with every character's capsule where it stands (`here`, by index) and
+// a box holding its bounds (`boxes`). The others near each placed one are those whose box meets
+// its own, tested one by one for a few placed (a teleport), and found by a sweep over the boxes
+// along the axis the crowd spreads most along for many (a crowd added).
+void CharacterSet::ground_placed_among(std::span<const CapsuleObstacle> here, std::span<const gjk::Aabb> boxes) {
+  const std::size_t n = characters_.size();
+  std::vector<std::pair<float, std::uint32_t>> sorted; // low end of the boxes along the axis, index
+  int axis = 0;
+  float widest = 0.f;
+  if (placed_.size() > k_few_placed) {
+    gjk::Aabb all;
+    for (const gjk::Aabb& box : boxes)
+      if (box.valid()) all = all.merged(box);
+    const glm::vec3 spread = all.max - all.min;
+    axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;
+    sorted.reserve(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!boxes[j].valid()) continue; // a removed one's empty reach
+      sorted.push_back({boxes[j].min[axis], static_cast<std::uint32_t>(j)});
+      widest = std::max(widest, boxes[j].max[axis] - boxes[j].min[axis]);
+    }
+    std::sort(sorted.begin(), sorted.end());
+  }
   std::vector<CapsuleObstacle> others;
   for (const std::uint32_t i : placed_) {
     if (characters_[i].removed) continue;
     Controller& k = *characters_[i].controller;
     characters_[i].teleports_seen = k.teleports_;
-    const gjk::Aabb look = bounds[i].expanded(k_ground_look_skins * k.settings().skin_width);
+    const gjk::Aabb look = gjk::capsule_bounds(here[i].capsule).expanded(k_ground_look_skins * k.settings().skin_width);
     others.clear();
-    for (auto at = std::lower_bound(sorted.begin(), sorted.end(), std::pair{look.min[axis] - widest, 0u});
-         at != sorted.end() && at->first <= look.max[axis]; ++at) {
-      const CapsuleObstacle& o = here[at->second];
-      if (at->second != i && bounds[at->second].overlaps(look) && (o.layers & k.settings().layer_mask) != 0 &&
+    const auto consider = [&](std::uint32_t j) {
+      const CapsuleObstacle& o = here[j];
+      if (j != i && gjk::capsule_bounds(o.capsule).overlaps(look) && (o.layers & k.settings().layer_mask) != 0 &&
           k.accepts_character(o.id))
         others.push_back(o);
+    };
+    if (sorted.empty()) {
+      for (std::uint32_t j = 0; j < n; ++j)
+        if (boxes[j].overlaps(look)) consider(j);
+    } else {
+      for (auto at = std::lower_bound(sorted.begin(), sorted.end(), std::pair{look.min[axis] - widest, 0u});
+           at != sorted.end() && at->first <= look.max[axis]; ++at)
+        if (boxes[at->second].overlaps(look)) consider(at->second);
+      std::sort(others.begin(), others.end(), [](const CapsuleObstacle& a, const CapsuleObstacle& b) {
+        return a.id.value < b.id.value; // id order, as a move meets them
+      });
     }
-    std::sort(others.begin(), others.end(), [](const CapsuleObstacle& a, const CapsuleObstacle& b) {
-      return a.id.value < b.id.value; // id order, as a move meets them
-    });
     // Only a character found as its ground is taken: probed again on a piece, it would take the
     // piece's motion so far as ridden.
     const Controller::Checkpoint before = k.checkpoint();

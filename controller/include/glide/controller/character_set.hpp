@@ -174,6 +174,7 @@ private:
   Character& at(CharacterId id);
   const Character& at(CharacterId id) const;
   void ground_placed();
+  void ground_placed_among(std::span<const CapsuleObstacle> here, std::span<const gjk::Aabb> boxes);
   void notice_placed();
   void place_noticed(std::span<const glm::vec3> velocities, float dt);
   void prepare(std::size_t i, const glm::vec3& input, float dt);
