@@ -140,9 +140,16 @@ public:
     return false;
   }
   glide::CharacterSet& set() { return set_; }
+  /// From now on, one character a frame is teleported back to its spawn spot (untimed), in id
+  /// order, as a game respawns them: the set then looks for its ground among the others.
+  void respawn_one_a_frame() { respawning_ = true; }
   /// Steers every character, saves the set first when `saving` (untimed), and moves the crowd
   /// once; returns the update's wall time (s).
   double frame(bool saving = false) {
+    if (respawning_) {
+      const auto id = static_cast<std::uint32_t>(frames_++ % count_);
+      set_.teleport(glide::CharacterId{id}, spots_[id]);
+    }
     for (std::size_t i = 0; i < count_; ++i) steering_.steer(i, controller(i));
     if (saving) set_.save_state(snapshot_);
     const auto start = std::chrono::steady_clock::now();
@@ -173,6 +180,8 @@ private:
   glide::CharacterSet set_;
   std::vector<std::unique_ptr<glide::Controller>> alone_;
   std::vector<std::byte> snapshot_;
+  bool respawning_ = false;
+  std::size_t frames_ = 0; // moved while respawning
 };
 
 // Args: characters, threads, collision (as Crowd's).
@@ -212,15 +221,16 @@ void crowd_frames(benchmark::State& state, bool paced, int spin_microseconds, bo
 // by a quarter. Args: characters, threads, then the second crowd: 0 collision off or 2 passing
 // through (Crowd's collision), both on one pool of `threads` beside a first crowd with collision
 // on; or the same crowd on 2 threads where the first has 1: 1 with collision on, 3 plain
-// controllers (how far the machine lets any work scale). Counters: each crowd's us per frame
-// (first, second) and first / second.
+// controllers (how far the machine lets any work scale); or 4, the same crowd as the first
+// respawning one character a frame. Counters: each crowd's us per frame (first, second) and
+// first / second.
 void crowd_side_by_side(benchmark::State& state) {
   const auto count = static_cast<std::size_t>(state.range(0));
   const auto threads = static_cast<unsigned>(state.range(1));
   const int second_kind = static_cast<int>(state.range(2));
   const bool threads_differ = second_kind == 1 || second_kind == 3;
   const int first_collision = second_kind == 3 ? 0 : 1;
-  const int second_collision = second_kind == 3 ? 0 : second_kind;
+  const int second_collision = second_kind == 3 ? 0 : second_kind == 4 ? 1 : second_kind;
   glide::JobThreads first_pool(threads_differ ? 1 : threads);
   // Unused unless the threads differ; its worker then spins through the first crowd's frame
   // (20 ms), so that each of its own frames finds it awake, as back to back.
@@ -228,6 +238,7 @@ void crowd_side_by_side(benchmark::State& state) {
   Crowd first(count, first_collision, first_pool.hook());
   Crowd second(count, second_collision, threads_differ ? second_pool.hook() : first_pool.hook());
   if (!first.ready(state) || !second.ready(state)) return;
+  if (second_kind == 4) second.respawn_one_a_frame();
   for (int f = 0; f < k_warm_up_frames; ++f) {
     first.frame();
     second.frame();
@@ -347,7 +358,7 @@ BENCHMARK(crowd_side_by_side)
     ->ArgNames({"characters", "threads", "second"})
     ->ArgsProduct({{250, 500, 1000, 2000, 10000}, {1}, {0}})
     ->ArgsProduct({{1000, 10000}, {2}, {0}})
-    ->ArgsProduct({{1000, 10000}, {1}, {2, 1, 3}})
+    ->ArgsProduct({{1000, 10000}, {1}, {2, 1, 3, 4}})
     ->Iterations(240)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
