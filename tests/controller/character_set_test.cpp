@@ -446,6 +446,20 @@ TEST_CASE("a character pushed against a wall stops at the wall, and so does its 
   CHECK(p.end.x == doctest::Approx(1.5f - 0.3f).epsilon(0.02)); // the wall, less the radius
 }
 
+namespace {
+
+// Where `rider` stands off `carrier` along the ground (m): 0 right above it.
+glm::vec3 along_ground(const CharacterSet& set, CharacterId rider, CharacterId carrier) {
+  glm::vec3 apart = set.controller(rider).position() - set.controller(carrier).position();
+  apart.y = 0.f;
+  return apart;
+}
+
+// Feet put a skin above the top of a default character standing at the origin (m).
+const glm::vec3 k_on_head(0, 1.8f + 0.01f, 0);
+
+} // namespace
+
 // How a character standing on another fared over a run, watched after every update: whether it
 // stood on that one, and how far it moved off its place on it along the ground, the place taken
 // after update `from_frame` (it may land on the other in the first frames).
@@ -460,8 +474,7 @@ struct Riding {
     const GroundInfo& g = set.controller(rider).ground();
     on_it += g.state == GroundState::on_ground && g.target == HitTarget::character && g.character == carrier;
     worst_gap = std::min(worst_gap, closest_pair_gap(set));
-    glm::vec3 apart = set.controller(rider).position() - set.controller(carrier).position();
-    apart.y = 0.f;
+    const glm::vec3 apart = along_ground(set, rider, carrier);
     if (frame == from_frame) place = apart;
     if (frame > from_frame) drift = std::max(drift, glm::length(apart - place));
   }
@@ -500,11 +513,10 @@ TEST_CASE("a character put on another's head stands on it, and is carried, from 
     World world;
     add_floor(world);
     CharacterSet set(world);
-    const glm::vec3 on_head(0, 1.8f + 0.01f, 0); // a skin above the other's top
     CharacterId carrier, rider;
-    if (how == 1) rider = set.add({}, on_head);
+    if (how == 1) rider = set.add({}, k_on_head);
     carrier = set.add({}, {0, 0, 0});
-    if (how != 1) rider = set.add({}, how >= 2 ? glm::vec3(4, 0, 4) : on_head);
+    if (how != 1) rider = set.add({}, how >= 2 ? glm::vec3(4, 0, 4) : k_on_head);
     const bool rider_first = rider.value < carrier.value;
     const std::vector<std::byte> saved = set.save_state();
     glm::vec3 place(0.f), after_replay(0.f);
@@ -514,21 +526,16 @@ TEST_CASE("a character put on another's head stands on it, and is carried, from 
       if (run == 1) set.restore_state(saved);
       for (int frame = 0; frame < 40; ++frame) {
         const int placed_at = how >= 2 ? 10 : 0;
-        if (how == 2 && frame == 10) set.teleport(rider, set.controller(carrier).position() + on_head);
-        if (how == 3 && frame == 10) set.controller(rider).teleport(set.controller(carrier).position() + on_head);
-        if (frame == placed_at) {
-          place = set.controller(rider).position() - set.controller(carrier).position();
-          place.y = 0.f;
-        }
+        if (how == 2 && frame == 10) set.teleport(rider, set.controller(carrier).position() + k_on_head);
+        if (how == 3 && frame == 10) set.controller(rider).teleport(set.controller(carrier).position() + k_on_head);
+        if (frame == placed_at) place = along_ground(set, rider, carrier);
         glm::vec3 velocities[2] = {{0, -1, 0}, {0, -1, 0}};
         velocities[rider_first ? 1 : 0] = {2, -1, 0};
         set.update(velocities, 1.f / 60.f);
         if (frame < placed_at) continue;
         const GroundInfo& g = set.controller(rider).ground();
         on_it += g.state == GroundState::on_ground && g.target == HitTarget::character && g.character == carrier;
-        glm::vec3 apart = set.controller(rider).position() - set.controller(carrier).position();
-        apart.y = 0.f;
-        drift = std::max(drift, glm::length(apart - place));
+        drift = std::max(drift, glm::length(along_ground(set, rider, carrier) - place));
       }
       if (run == 0) after_replay = set.controller(rider).position();
     }
@@ -548,14 +555,13 @@ TEST_CASE("twenty characters put on twenty others' heads at once stand on them f
   World world;
   add_floor(world);
   CharacterSet set(world);
-  const glm::vec3 on_head(0, 1.8f + 0.01f, 0);
   std::vector<CharacterId> carriers, riders;
   for (int k = 0; k < 20; ++k) {
     const glm::vec3 spot(2.f * static_cast<float>(k % 5), 0.f, 2.f * static_cast<float>(k / 5));
     // Riders before carriers for half of them: whichever was added first.
-    if (k % 2 == 0) riders.push_back(set.add({}, spot + on_head));
+    if (k % 2 == 0) riders.push_back(set.add({}, spot + k_on_head));
     carriers.push_back(set.add({}, spot));
-    if (k % 2 == 1) riders.push_back(set.add({}, spot + on_head));
+    if (k % 2 == 1) riders.push_back(set.add({}, spot + k_on_head));
   }
   std::vector<glm::vec3> velocities(set.size(), glm::vec3(0, -1, 0));
   for (const CharacterId c : carriers) velocities[c.value] = {2, -1, 0};
@@ -563,15 +569,13 @@ TEST_CASE("twenty characters put on twenty others' heads at once stand on them f
   for (int round = 0; round < 2; ++round) {
     if (round == 1) // all back onto the heads, together
       for (std::size_t k = 0; k < riders.size(); ++k)
-        set.controller(riders[k]).teleport(set.controller(carriers[k]).position() + on_head);
+        set.controller(riders[k]).teleport(set.controller(carriers[k]).position() + k_on_head);
     for (int frame = 0; frame < 5; ++frame) {
       set.update(velocities, 1.f / 60.f);
       for (std::size_t k = 0; k < riders.size(); ++k) {
         const GroundInfo& g = set.controller(riders[k]).ground();
         on_them += g.target == HitTarget::character && g.character == carriers[k];
-        glm::vec3 apart = set.controller(riders[k]).position() - set.controller(carriers[k]).position();
-        apart.y = 0.f;
-        CHECK(glm::length(apart) < 1e-4f);
+        CHECK(glm::length(along_ground(set, riders[k], carriers[k])) < 1e-4f);
       }
     }
   }
@@ -588,7 +592,7 @@ TEST_CASE("a state saved straight after a character is teleported onto another's
   const CharacterId rider = set.add({}, {4, 0, 4});
   const glm::vec3 velocities[] = {{2, -1, 0}, {0, -1, 0}};
   for (int frame = 0; frame < 5; ++frame) set.update(velocities, 1.f / 60.f);
-  set.controller(rider).teleport(set.controller(carrier).position() + glm::vec3(0, 1.8f + 0.01f, 0));
+  set.controller(rider).teleport(set.controller(carrier).position() + k_on_head);
   const std::vector<std::byte> saved = set.save_state();
   glm::vec3 first_run(0.f);
   for (int run = 0; run < 2; ++run) {
@@ -604,9 +608,7 @@ TEST_CASE("a state saved straight after a character is teleported onto another's
   // Measured: the same bits; restored without that ground, it stood on the carrier only from
   // its first move, a frame's walk (3.3 cm) behind.
   CHECK(set.controller(rider).position() == first_run);
-  glm::vec3 apart = set.controller(rider).position() - set.controller(carrier).position();
-  apart.y = 0.f;
-  CHECK(glm::length(apart) < 1e-4f);
+  CHECK(glm::length(along_ground(set, rider, carrier)) < 1e-4f);
 }
 
 // A pusher walks into a character carrying another on its head, from three directions: the
@@ -620,7 +622,7 @@ TEST_CASE("a character pushed along carries the one standing on it") {
     const glm::vec3 from(-std::cos(glm::radians(degrees)), 0.f, std::sin(glm::radians(degrees)));
     set.add({}, from, {.mass = 70.f, .push = true});
     const CharacterId carrier = set.add({}, {0, 0, 0});
-    Riding riding{.rider = set.add({}, {0, 1.8f + 0.01f, 0}), .carrier = carrier};
+    Riding riding{.rider = set.add({}, k_on_head), .carrier = carrier};
     for (int frame = 0; frame < 120; ++frame) {
       const glm::vec3 velocities[] = {-2.f * from + glm::vec3(0, -1, 0), {0, -1, 0}, {0, -1, 0}};
       set.update(velocities, 1.f / 60.f);
