@@ -5,7 +5,7 @@
 // operations, one updated on the calling thread and one on three threads. Checks: both give
 // bit-identical positions and throw alike; every position is finite; a refused update or
 // restore moves no one; and while every character was placed clear of the others and the
-// boxes, no two overlap after an update.
+// boxes, no two overlap after an update, and none is inside the floor or a box.
 #include "fuzz_support.hpp"
 
 #include <glide/controller/character_set.hpp>
@@ -50,11 +50,11 @@ std::vector<glm::vec3> positions(const CharacterSet& set) {
   return at;
 }
 
-// Whether `capsule` is clear of the world's pieces (a restore may have put its top beyond the
-// coordinates the world's queries take: not clear then).
-bool clear_of_pieces(const glide::World& world, const glide::gjk::Capsule& capsule) {
+// Whether `capsule` is clear of the world's pieces, but for overlaps up to `tolerance` (m) (a
+// restore may have put its top beyond the coordinates the world's queries take: not clear then).
+bool clear_of_pieces(const glide::World& world, const glide::gjk::Capsule& capsule, float tolerance = 0.f) {
   try {
-    return world.overlap_capsule(capsule, 0.f).empty();
+    return world.overlap_capsule(capsule, -tolerance).empty();
   } catch (const glide::Error&) {
     return false;
   }
@@ -154,7 +154,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     // After each operation: the same characters in the same places, finite.
     if (alone.size() != threaded.size()) std::abort();
-    bool all_clear = true;
+    bool all_clear = true, out_of_pieces = true;
     float deepest_gap = std::numeric_limits<float>::infinity();
     for (std::uint32_t i = 0; i < alone.size(); ++i) {
       const CharacterId id{i};
@@ -166,10 +166,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const float gap = closest_gap(alone, capsule, i);
       deepest_gap = std::min(deepest_gap, gap);
       all_clear = all_clear && gap >= 0.f && clear_of_pieces(world, capsule);
+      out_of_pieces = out_of_pieces && clear_of_pieces(world, capsule, k_overlap_tolerance);
     }
     // Placed clear, nothing may overlap after an update from then on; placed into another or a
     // box, the sets recover (not checked) until all stand clear again.
-    if (updated && placed_clear && deepest_gap < -k_overlap_tolerance) std::abort();
+    if (updated && placed_clear && (deepest_gap < -k_overlap_tolerance || !out_of_pieces)) std::abort();
     if (all_clear) placed_clear = true;
   }
   return 0;
