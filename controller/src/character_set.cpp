@@ -443,7 +443,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   if (velocities.size() != n)
     throw Error("CharacterSet::update: " + std::to_string(velocities.size()) + " velocities for " + std::to_string(n) +
                 " characters");
-  const ParallelFor& run = parallel_for ? parallel_for : ParallelFor(run_here);
+  const ParallelFor& run = parallel_for && n >= min_threaded_ ? parallel_for : ParallelFor(run_here);
   // Each character's checks, velocity, start capsule and reach, in parallel; a refusal names
   // the first refused character, as checking them in order would.
   effective_.resize(n);

@@ -77,11 +77,14 @@ struct CrowdStats {
   std::size_t character_hits = 0;
 };
 
-std::vector<glm::vec3> crowd_run(ParallelFor hook, int count, int frames, CrowdStats* stats = nullptr) {
+// `min_threaded`: the set's threading minimum, its default when negative.
+std::vector<glm::vec3> crowd_run(ParallelFor hook, int count, int frames, CrowdStats* stats = nullptr,
+                                 int min_threaded = -1) {
   World world;
   add_floor(world, 30.f);
   for (int i = 0; i < 6; ++i) add_box(world, {-12.f + 4.f * i, 0, -1}, {-11.f + 4.f * i, 1.5f, 1});
   CharacterSet set(world);
+  if (min_threaded >= 0) set.set_min_threaded(static_cast<std::size_t>(min_threaded));
   std::mt19937 rng(99);
   std::uniform_real_distribution<float> u(-1.f, 1.f);
   // Spawned a metre apart, rows both sides of the boxes.
@@ -146,6 +149,27 @@ TEST_CASE("a crowd's results are bit-identical on 1, 2 and 8 threads, and no two
   const std::vector<glm::vec3> there = crowd_run(reversed_odd_ranges, count, frames);
   REQUIRE(there.size() == here.size());
   CHECK(std::memcmp(there.data(), here.data(), here.size() * sizeof(glm::vec3)) == 0);
+}
+
+TEST_CASE("a set of fewer characters than its threading minimum moves on the calling thread, the same bits") {
+  // A hook that counts its calls and runs each on the calling thread.
+  std::size_t calls = 0;
+  const ParallelFor counting = [&](std::size_t count, const std::function<void(std::size_t, std::size_t)>& body) {
+    ++calls;
+    body(0, count);
+  };
+  constexpr int frames = 20;
+  const int small = static_cast<int>(CharacterSet::k_default_min_threaded) - 1;
+  const std::vector<glm::vec3> here = crowd_run({}, small, frames);
+  CHECK(crowd_run(counting, small, frames) == here);
+  CHECK(calls == 0);
+  crowd_run(counting, small + 1, frames);
+  CHECK(calls == 3 * frames); // at the minimum: three passes an update through the hook
+  calls = 0;
+  JobThreads pool(2);
+  CHECK(crowd_run(pool.hook(), small, frames, nullptr, 0) == here); // a minimum of 0: threaded
+  CHECK(crowd_run(counting, small, frames, nullptr, 0) == here);
+  CHECK(calls == 3 * frames);
 }
 
 TEST_CASE("a crowd strung out along a line, with characters falling too fast for its grid, misses no meeting") {

@@ -66,6 +66,7 @@ MixedRun run_mixed(const glm::vec3& o, const ParallelFor& parallel_for) {
   World world;
   build_yard(world, o, rng);
   CharacterSet set(world);
+  set.set_min_threaded(0); // threaded however few: the threads' results are checked
   std::array<ControllerSettings, 4> kinds;
   const std::array<float, 4> radii = {0.2f, 0.3f, 0.5f, 0.8f};
   for (std::size_t k = 0; k < kinds.size(); ++k) {

@@ -90,6 +90,15 @@ public:
   /// Contact listeners are then called from the job threads. Throws glide::Error, before
   /// anything moves, for a velocity count that is not size() or a move Controller::move refuses.
   void update(std::span<const glm::vec3> velocities, float dt, const ParallelFor& parallel_for = {});
+  /// By default, a set of fewer characters than this moves on the calling thread, its
+  /// update not calling the job hook: a call on a second thread costs a few microseconds
+  /// however little it runs (three calls an update), which a few dozen characters' moves do
+  /// not win back (docs/performance.md, "crowd").
+  static constexpr std::size_t k_default_min_threaded = 64; // (count)
+  /// The fewest characters (size()) an update hands to the job hook; 0: any number. Results
+  /// are the same bits either way.
+  void set_min_threaded(std::size_t characters) { min_threaded_ = characters; }
+  std::size_t min_threaded() const { return min_threaded_; }
 
   /// Every character's state as bytes (docs/controller.md, "Crowds"): per character, its
   /// velocity for who stands on it, its push pressure, how long it still steps back for another
@@ -298,6 +307,7 @@ private:
   std::size_t push_budget_ = 0;     ///< moves the pushers may still make in this update (count)
   std::size_t moves_again_ = 0;     ///< move_again calls ever made (count)
   std::size_t last_push_moves_ = 0; ///< of those, the last update's pushes' (count)
+  std::size_t min_threaded_ = k_default_min_threaded; ///< see set_min_threaded (count)
 };
 
 } // namespace glide
