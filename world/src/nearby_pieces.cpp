@@ -313,15 +313,22 @@ inline void NearbyPieces::hold(const World& world, const gjk::Aabb& box) {
   };
   for (const detail::Bvh* tree : detail::WorldAccess::trees(world)) tree->query_box(box_, gather);
   if (const Heightfield* terrain = world.terrain()) {
-    terrain->triangles_in(detail::up_to_terrain_top(box_, *terrain), [&](const gjk::Triangle& t) {
-      Entry e;
-      e.target = HitTarget::terrain;
-      e.order = static_cast<std::uint32_t>(triangles_.size());
-      e.layers = world.terrain_layers();
-      triangles_.push_back(t);
+    // The triangles first, then their entries in one allocation: a fast move across hills
+    // gathers hundreds, and growing the entries (392 bytes each) one doubling at a time took
+    // fresh pages from the system at each step, half of such a move's time.
+    terrain->triangles_in(detail::up_to_terrain_top(box_, *terrain),
+                          [&](const gjk::Triangle& t) { triangles_.push_back(t); });
+    entries_.reserve(entries_.size() + triangles_.size());
+    bounds_.reserve(bounds_.size() + triangles_.size());
+    Entry e;
+    e.target = HitTarget::terrain;
+    e.layers = world.terrain_layers();
+    for (std::uint32_t i = 0; i < triangles_.size(); ++i) {
+      const gjk::Triangle& t = triangles_[i];
+      e.order = i;
       entries_.push_back(e);
       bounds_.push_back(gjk::Aabb::of_point(t.a).merged(t.b).merged(t.c));
-    });
+    }
   }
 }
 
