@@ -6,6 +6,7 @@
 #include <glide/controller/controller.hpp>
 #include <glide/controller/player_step.hpp>
 #include <glide/gjk/convex_hull.hpp>
+#include <glide/terrain/heightfield.hpp>
 #include <glide/world/world.hpp>
 
 #include "walker.hpp"
@@ -16,6 +17,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -121,9 +123,66 @@ void walk_saving(benchmark::State& state) {
   state.counters["bytes"] = static_cast<double>(bytes);
 }
 
+// Rolling hills of 0.5 m cells over 128 m x 128 m, up to about 3 m high: walkable everywhere
+// but for a few steep flanks.
+glide::World make_hills() {
+  constexpr int side = 257;
+  std::vector<float> heights(static_cast<std::size_t>(side) * side);
+  for (int r = 0; r < side; ++r)
+    for (int c = 0; c < side; ++c) {
+      const float x = 0.5f * static_cast<float>(c), z = 0.5f * static_cast<float>(r);
+      heights[static_cast<std::size_t>(r) * side + c] =
+          1.5f * std::sin(x * 0.21f) * std::cos(z * 0.17f) + 0.4f * std::sin(x * 0.9f + z * 0.6f);
+    }
+  glide::World world;
+  world.set_terrain(glide::Heightfield({.rows = side,
+                                        .columns = side,
+                                        .heights = std::move(heights),
+                                        .cell_size = {0.5f, 0.5f},
+                                        .origin = {-64.f, 0.f, -64.f}}));
+  world.update();
+  return world;
+}
+
+// One PlayerStep move of 6 m across the hills (100 m/s at 1/16 s, a fast charge), from 256
+// seeded spots: the move gathers hundreds of the terrain's triangles. Arg 0: a new controller
+// at each spot (its first gather); 1: one controller teleported from spot to spot.
+void fast_move_across_hills(benchmark::State& state) {
+  const glide::World world = make_hills();
+  const bool reused = state.range(0) == 1;
+  std::mt19937 rng(2024);
+  std::uniform_real_distribution<float> pos(-50.f, 50.f), turn(0.f, 6.2831853f);
+  std::vector<glm::vec3> spots, velocities;
+  for (int i = 0; i < 256; ++i) {
+    const float x = pos(rng), z = pos(rng), a = turn(rng);
+    spots.emplace_back(x, world.terrain()->height_at(x, z) + 0.05f, z);
+    velocities.emplace_back(100.f * std::cos(a), 0.f, 100.f * std::sin(a));
+  }
+  std::vector<double> us;
+  glide::Controller kept(world, {}, spots[0]);
+  for (auto _ : state) {
+    us.clear();
+    for (std::size_t i = 0; i < spots.size(); ++i) {
+      std::optional<glide::Controller> fresh;
+      if (reused)
+        kept.teleport(spots[i]);
+      else
+        fresh.emplace(world, glide::ControllerSettings{}, spots[i]);
+      glide::Controller& controller = reused ? kept : *fresh;
+      glide::PlayerStep player;
+      const auto start = std::chrono::steady_clock::now();
+      benchmark::DoNotOptimize(player.step(controller, {.velocity = velocities[i]}, 1.f / 16.f));
+      us.push_back(us_since(start));
+    }
+  }
+  report(state, us);
+  state.counters["max_us"] = *std::max_element(us.begin(), us.end());
+}
+
 } // namespace
 
 BENCHMARK(walk_one)->Arg(1000)->Arg(10000)->Arg(100000)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(walk_many)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(walk_saving)->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(fast_move_across_hills)->ArgName("reused")->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -131,6 +131,13 @@ inline bool overlaps_from_above(const gjk::Aabb& a, const gjk::Aabb& box) {
   return a.min.x <= box.max.x && box.min.x <= a.max.x && a.min.z <= box.max.z && box.min.z <= a.max.z;
 }
 
+// Room for `more` items in `v`: twice what is needed when it grows, so the next, slightly larger
+// gather finds room (a controller's first gathers grow one after another).
+template <class T>
+void grow_for(std::vector<T>& v, std::size_t more) {
+  if (v.size() + more > v.capacity()) v.reserve(2 * (v.size() + more));
+}
+
 } // namespace
 
 void NearbyPieces::learn_face(Entry& e, const gjk::DistanceResult& d) const {
@@ -318,8 +325,8 @@ inline void NearbyPieces::hold(const World& world, const gjk::Aabb& box) {
     // fresh pages from the system at each step, half of such a move's time.
     terrain->triangles_in(detail::up_to_terrain_top(box_, *terrain),
                           [&](const gjk::Triangle& t) { triangles_.push_back(t); });
-    entries_.reserve(entries_.size() + triangles_.size());
-    bounds_.reserve(bounds_.size() + triangles_.size());
+    grow_for(entries_, triangles_.size());
+    grow_for(bounds_, triangles_.size());
     Entry e;
     e.target = HitTarget::terrain;
     e.layers = world.terrain_layers();
