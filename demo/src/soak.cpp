@@ -416,11 +416,15 @@ void Episode::frame(int f) {
     controller_before.emplace(controller_);
     player_before.emplace(player_);
   }
+  // The frame's move, of `controller` driven by `player` (or on its own when direct).
+  const auto move = [&](Controller& controller, PlayerStep& player) {
+    return direct ? controller.move(velocity, dt) : player.step(controller, {.velocity = velocity, .jump = jump}, dt);
+  };
   MoveResult r;
   const double cpu0 = thread_cpu_us();
   const auto t0 = Clock::now();
   try {
-    r = direct ? controller_.move(velocity, dt) : player_.step(controller_, {.velocity = velocity, .jump = jump}, dt);
+    r = move(controller_, player_);
   } catch (const Error& e) {
     violation(SoakCheck::error, f, std::string("move threw: ") + e.what());
     return;
@@ -440,21 +444,21 @@ void Episode::frame(int f) {
   // when the fastest of those timings is too.
   double own_us = cpu_us;
   const double limit_us = 1000.0 * s_.max_move_ms;
-  if (s_.max_move_ms > 0.f && us > 1000.f * s_.max_move_ms && cpu_us > limit_us) {
+  const bool over_on_wall_clock = s_.max_move_ms > 0.f && us > 1000.f * s_.max_move_ms;
+  if (over_on_wall_clock && cpu_us > limit_us) {
     const Dice dice_after = dice_; // the listener draws from it
     for (int again = 0; again < k_move_retimes && own_us > limit_us; ++again) {
       Controller controller = *controller_before;
       PlayerStep player = *player_before;
       dice_ = dice_before;
       const double start = thread_cpu_us();
-      (void)(direct ? controller.move(velocity, dt)
-                    : player.step(controller, {.velocity = velocity, .jump = jump}, dt));
+      (void)move(controller, player);
       own_us = std::min(own_us, thread_cpu_us() - start);
     }
     dice_ = dice_after;
   }
   report_.max_move_cpu_ms = std::max(report_.max_move_cpu_ms, own_us / 1000.0);
-  if (s_.max_move_ms > 0.f && us > 1000.f * s_.max_move_ms) {
+  if (over_on_wall_clock) {
     if (own_us > limit_us)
       violation(SoakCheck::move_time, f,
                 "move took " + number(us / 1000.0) + " ms (" + number(cpu_us / 1000.0) + " ms of CPU; the fastest of " +
