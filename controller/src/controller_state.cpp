@@ -71,11 +71,13 @@ Controller::SavedState Controller::read_state(std::span<const std::byte> bytes, 
   const bool ridden = in.flag("ridden");
   const std::uint32_t ground_id = in.u32("ground piece");
   (ground.target == HitTarget::character ? ground.character.value : ground.piece.value) = ground_id;
-  ground.normal = in.vec3("ground normal");
-  ground.contact_normal = in.vec3("ground contact normal");
+  ground.normal = in.unit_vec3("ground normal");
+  ground.contact_normal = in.unit_vec3("ground contact normal");
   ground.point = in.vec3("ground point");
   ground.distance = in.f32("ground distance");
-  ground.velocity = in.vec3("ground velocity");
+  if (!limits::in_range(ground.distance))
+    in.fail("ground distance", limits::number_text(ground.distance) + " m is beyond the valid coordinates");
+  ground.velocity = in.velocity("ground velocity");
 
   if (shape.height != settings_->height) { // a crouch: the other settings are checked already
     try {
@@ -99,6 +101,9 @@ Controller::SavedState Controller::read_state(std::span<const std::byte> bytes, 
   if (!limits::in_range(state.position))
     in.fail("position", limits::vec_text(state.position) + " from the world's origin " +
                             limits::vec_text(world_->origin()) + " is beyond the valid coordinates");
+  if (!limits::in_range(state.ground.point))
+    in.fail("ground point", limits::vec_text(state.ground.point) + " from the world's origin " +
+                                limits::vec_text(world_->origin()) + " is beyond the valid coordinates");
   return state;
 }
 
@@ -137,7 +142,7 @@ std::vector<std::byte> PlayerStep::save_state() const {
 void PlayerStep::restore_state(std::span<const std::byte> bytes) {
   detail::StateReader in(bytes, "PlayerStep::restore_state", k_player_magic, k_player_state_version, k_state_bytes);
   const float vertical = in.f32("vertical speed");
-  const glm::vec3 inherited = in.vec3("inherited velocity");
+  const glm::vec3 inherited = in.velocity("inherited velocity");
   const bool launched = in.flag("launched");
   const bool jumped = in.flag("jumped");
   vertical_ = vertical;
@@ -194,7 +199,7 @@ void CharacterSet::restore_state(std::span<const std::byte> bytes) {
   motions.reserve(size());
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     in.within("character", i);
-    const glm::vec3 velocity = in.vec3("velocity");
+    const glm::vec3 velocity = in.velocity("velocity");
     const float pressure = in.f32("pressure");
     if (!(pressure >= 0.f && pressure <= 1.f)) in.fail("pressure", std::to_string(pressure) + " is not in [0, 1]");
     const float stepping_back = in.f32("stepping back");

@@ -3,8 +3,10 @@
 // Little-endian writing and checked reading of the controller's saved states.
 
 #include <glide/error.hpp>
+#include <glide/limits.hpp>
 
 #include <glm/ext/vector_double3.hpp>
+#include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
 #include <array>
@@ -68,6 +70,10 @@ private:
 /// Reads a state after checking its header; every read names the field in its error.
 class StateReader {
 public:
+  /// How far a saved normal's squared length may be from 1 (a normalized float vector is
+  /// within a few 1e-7).
+  static constexpr float k_unit_tolerance = 1e-4f;
+
   StateReader(std::span<const std::byte> bytes, const char* what, const std::array<char, 4>& magic,
               std::uint16_t version, std::size_t size)
       : bytes_(bytes), what_(what) {
@@ -113,6 +119,20 @@ public:
   glm::vec3 vec3(const char* field) {
     const float x = f32(field), y = f32(field), z = f32(field);
     return {x, y, z};
+  }
+  /// A normal: a move projects its motion on it, so one a bit flip lengthened would fling the
+  /// character (found by the crowd fuzzer).
+  glm::vec3 unit_vec3(const char* field) {
+    const glm::vec3 v = vec3(field);
+    if (!(std::abs(glm::dot(v, v) - 1.f) <= k_unit_tolerance))
+      fail(field, limits::vec_text(v) + " is not of unit length");
+    return v;
+  }
+  /// A velocity (m/s) whose length a move can compute without overflowing.
+  glm::vec3 velocity(const char* field) {
+    const glm::vec3 v = vec3(field);
+    if (!std::isfinite(glm::dot(v, v))) fail(field, limits::vec_text(v) + " is too fast to measure");
+    return v;
   }
   double f64(const char* field) {
     const std::uint64_t lo = u32(field), hi = u32(field);

@@ -411,6 +411,14 @@ TEST_CASE("a crowd state that is not one is refused, naming what is wrong, and n
   // The reader's name once, then the character and its field.
   CHECK_THROWS_WITH_AS(game.set.restore_state(bad_velocity),
                        doctest::Contains("CharacterSet::restore_state: character 2: velocity: "), Error);
+  const float too_fast = 3e19f; // finite, but its squared length is not
+  std::memcpy(bad_velocity.data() + third + 4, &too_fast, sizeof too_fast);
+  CHECK_THROWS_WITH_AS(game.set.restore_state(bad_velocity), doctest::Contains("velocity: "), Error);
+  std::vector<std::byte> bad_normal = good; // a bit flip in a ground contact normal flung its
+  const float flipped = -2.25e15f;          // character 9e14 m up (found by the crowd fuzzer)
+  std::memcpy(bad_normal.data() + third + 20 + 77, &flipped, sizeof flipped);
+  CHECK_THROWS_WITH_AS(game.set.restore_state(bad_normal),
+                       doctest::Contains("character 2: Controller::restore_state: ground contact normal"), Error);
   CHECK_THROWS_WITH_AS(game.set.restore_state(std::span(good).first(20)), doctest::Contains("byte count"), Error);
   CHECK(game.run(30, 60) == after_good); // the refusals left the state as saved
 }

@@ -263,6 +263,15 @@ TEST_CASE("bad bytes are refused with the field named, and the state is kept") {
   check_refused(c, with_float(good, 81, nan), "ground point");
   check_refused(c, with_float(good, 93, nan), "ground distance");
   check_refused(c, with_float(good, 97, -inf), "ground velocity");
+  // Finite but not what a move could have saved: a normal not of unit length (a move projects
+  // its motion on it: the crowd fuzzer's flipped bit flung a character 9e14 m), a ground point
+  // or distance beyond the coordinates, a velocity whose length overflows.
+  check_refused(c, with_float(good, 57, 2.f), "ground normal");
+  check_refused(c, with_float(good, 61, 0.f), "ground normal");
+  check_refused(c, with_float(good, 77, -2.25e15f), "ground contact normal");
+  check_refused(c, with_float(good, 81, 2e6f), "ground point");
+  check_refused(c, with_float(good, 93, -5e6f), "ground distance");
+  check_refused(c, with_float(good, 97, 3e19f), "ground velocity");
   CHECK(c.position() == glm::vec3(1.f, 0.f, 1.f));
   CHECK(c.ground().piece != box);
 
@@ -271,6 +280,7 @@ TEST_CASE("bad bytes are refused with the field named, and the state is kept") {
   check_refused(player, with_byte(good_player, 4, 0), "version");
   check_refused(player, with_float(good_player, 10, nan), "vertical speed");
   check_refused(player, with_float(good_player, 18, inf), "inherited velocity");
+  check_refused(player, with_float(good_player, 18, -3e19f), "inherited velocity");
   check_refused(player, with_byte(good_player, 26, 2), "launched");
   check_refused(player, with_byte(good_player, 27, 9), "jumped");
   CHECK(player.vertical_speed() == 2.f);
