@@ -149,32 +149,11 @@ glide::World make_hills() {
 // at each spot (its first gather); 1: one controller teleported from spot to spot.
 void fast_move_across_hills(benchmark::State& state) {
   const glide::World world = make_hills();
-  const bool reused = state.range(0) == 1;
-  std::mt19937 rng(2024);
-  std::uniform_real_distribution<float> pos(-50.f, 50.f), turn(0.f, 6.2831853f);
-  std::vector<glm::vec3> spots, velocities;
-  for (int i = 0; i < 256; ++i) {
-    const float x = pos(rng), z = pos(rng), a = turn(rng);
-    spots.emplace_back(x, world.terrain()->height_at(x, z) + 0.05f, z);
-    velocities.emplace_back(100.f * std::cos(a), 0.f, 100.f * std::sin(a));
-  }
+  const glide::Heightfield& hills = *world.terrain();
   std::vector<double> us;
-  glide::Controller kept(world, {}, spots[0]);
-  for (auto _ : state) {
-    us.clear();
-    for (std::size_t i = 0; i < spots.size(); ++i) {
-      std::optional<glide::Controller> fresh;
-      if (reused)
-        kept.teleport(spots[i]);
-      else
-        fresh.emplace(world, glide::ControllerSettings{}, spots[i]);
-      glide::Controller& controller = reused ? kept : *fresh;
-      glide::PlayerStep player;
-      const auto start = std::chrono::steady_clock::now();
-      benchmark::DoNotOptimize(player.step(controller, {.velocity = velocities[i]}, 1.f / 16.f));
-      us.push_back(us_since(start));
-    }
-  }
+  for (auto _ : state)
+    us = glide::bench::fast_moves(
+        world, 50.f, [&](float x, float z) { return hills.height_at(x, z); }, state.range(0) == 1);
   report(state, us);
   state.counters["max_us"] = *std::max_element(us.begin(), us.end());
 }

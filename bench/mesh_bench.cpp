@@ -3,7 +3,7 @@
 // a flat piece of its own, and the ground's triangles as flat pieces with the boxes as box
 // pieces. Walkers steer round square loops as in controller_bench; per-move times are taken
 // with steady_clock around the move only and reported as counters (ns), with the time to build
-// the level (ms).
+// the level (ms). A fast move across the one-mesh level: hundreds of triangles gathered at once.
 #include <glide/controller/controller.hpp>
 #include <glide/controller/player_step.hpp>
 #include <glide/gjk/convex_hull.hpp>
@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -101,6 +102,17 @@ Level make_level(Build build) {
 
 using glide::bench::Walker;
 
+// The mean, median, p99 and worst of `times` as counters named with their `unit`.
+void report(benchmark::State& state, std::vector<double>& times, const std::string& unit) {
+  std::sort(times.begin(), times.end());
+  double sum = 0.0;
+  for (const double v : times) sum += v;
+  state.counters["mean_" + unit] = sum / static_cast<double>(times.size());
+  state.counters["median_" + unit] = times[times.size() / 2];
+  state.counters["p99_" + unit] = times[times.size() * 99 / 100];
+  state.counters["max_" + unit] = times.back();
+}
+
 // 50 walkers one after another, 2,000 frames each, on the same loops for every build.
 void walk(benchmark::State& state) {
   const auto built = std::chrono::steady_clock::now();
@@ -117,19 +129,24 @@ void walk(benchmark::State& state) {
       for (int frame = 0; frame < 2000; ++frame) ns.push_back(1000.0 * walker.step()); // us to ns
     }
   }
-  std::sort(ns.begin(), ns.end());
-  double sum = 0.0;
-  for (const double v : ns) sum += v;
-  state.counters["mean_ns"] = sum / static_cast<double>(ns.size());
-  state.counters["median_ns"] = ns[ns.size() / 2];
-  state.counters["p99_ns"] = ns[ns.size() * 99 / 100];
+  report(state, ns, "ns");
   state.counters["pieces"] = static_cast<double>(level.world.piece_count());
   state.counters["triangles"] = static_cast<double>(level.triangles);
   state.counters["build_ms"] = build_ms; // the level: its triangles listed, then added and the hierarchy built
+}
+
+// glide::bench::fast_moves on the one-mesh level: a 6 m move gathers hundreds of the mesh's
+// triangles. Arg 0: a new controller at each spot; 1: one controller teleported between them.
+void fast_move_across_mesh(benchmark::State& state) {
+  const Level level = make_level(Build::mesh);
+  std::vector<double> us;
+  for (auto _ : state) us = glide::bench::fast_moves(level.world, 0.4f * k_side, ground_height, state.range(0) == 1);
+  report(state, us, "us");
 }
 
 } // namespace
 
 // 0: one mesh piece; 1: every triangle a flat piece; 2: ground triangles as flat pieces, boxes as box pieces.
 BENCHMARK(walk)->Arg(0)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(fast_move_across_mesh)->ArgName("reused")->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -249,7 +249,13 @@ void NearbyPieces::take_moves(const World& world) {
 // A mesh piece's triangles the held box meets, each as it was held if it was: a mesh never
 // moves, so what they taught stays true.
 void NearbyPieces::gather_triangles(const World& world, PieceId id, std::uint32_t layers) {
-  detail::WorldAccess::mesh(world, id).tree.query_box(box_, [&](const detail::LeafItem& t) {
+  // Counted first, their entries then made in one allocation, as the terrain's are.
+  const detail::Bvh& tree = detail::WorldAccess::mesh(world, id).tree;
+  std::size_t count = 0;
+  tree.query_box(box_, [&](const detail::LeafItem&) { ++count; });
+  grow_for(entries_, count);
+  grow_for(bounds_, count);
+  tree.query_box(box_, [&](const detail::LeafItem& t) {
     bounds_.push_back(t.box);
     if (!previous_triangles_.empty()) {
       const auto old = previous_triangles_.find(std::uint64_t{id.value} << 32 | t.item);
