@@ -43,16 +43,8 @@ glide::World make_level(int boxes) {
   return world;
 }
 
+using glide::bench::report;
 using glide::bench::Walker;
-
-void report(benchmark::State& state, std::vector<double>& us) {
-  std::sort(us.begin(), us.end());
-  state.counters["median_us"] = us[us.size() / 2];
-  state.counters["p99_us"] = us[us.size() * 99 / 100];
-  double sum = 0.0;
-  for (double u : us) sum += u;
-  state.counters["mean_us"] = sum / static_cast<double>(us.size());
-}
 
 void walk_one(benchmark::State& state) {
   const glide::World world = make_level(static_cast<int>(state.range(0)));
@@ -63,7 +55,7 @@ void walk_one(benchmark::State& state) {
     for (int frame = 0; frame < 10000; ++frame) us.push_back(walker.step());
     state.counters["contact_frames"] = walker.frames_in_contact / 10000.0;
   }
-  report(state, us);
+  report(state, us, "us");
 }
 
 void walk_many(benchmark::State& state) {
@@ -78,7 +70,7 @@ void walk_many(benchmark::State& state) {
     for (int frame = 0; frame < 600; ++frame)
       for (Walker& w : walkers) us.push_back(w.step());
   }
-  report(state, us);
+  report(state, us, "us");
 }
 
 double us_since(std::chrono::steady_clock::time_point start) {
@@ -117,7 +109,7 @@ void walk_saving(benchmark::State& state) {
     }
     state.counters["contact_frames"] = walker.frames_in_contact / 10000.0;
   }
-  report(state, us);
+  report(state, us, "us");
   state.counters["save_us"] = median(save_us);
   if (restore) state.counters["restore_us"] = median(restore_us);
   state.counters["bytes"] = static_cast<double>(bytes);
@@ -154,8 +146,7 @@ void fast_move_across_hills(benchmark::State& state) {
   for (auto _ : state)
     us = glide::bench::fast_moves(
         world, 50.f, [&](float x, float z) { return hills.height_at(x, z); }, state.range(0) == 1);
-  report(state, us);
-  state.counters["max_us"] = *std::max_element(us.begin(), us.end());
+  report(state, us, "us");
 }
 
 } // namespace

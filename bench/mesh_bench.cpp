@@ -21,7 +21,6 @@
 #include <chrono>
 #include <cmath>
 #include <random>
-#include <string>
 #include <vector>
 
 namespace {
@@ -100,18 +99,8 @@ Level make_level(Build build) {
   return level;
 }
 
+using glide::bench::report;
 using glide::bench::Walker;
-
-// The mean, median, p99 and worst of `times` as counters named with their `unit`.
-void report(benchmark::State& state, std::vector<double>& times, const std::string& unit) {
-  std::sort(times.begin(), times.end());
-  double sum = 0.0;
-  for (const double v : times) sum += v;
-  state.counters["mean_" + unit] = sum / static_cast<double>(times.size());
-  state.counters["median_" + unit] = times[times.size() / 2];
-  state.counters["p99_" + unit] = times[times.size() * 99 / 100];
-  state.counters["max_" + unit] = times.back();
-}
 
 // 50 walkers one after another, 2,000 frames each, on the same loops for every build.
 void walk(benchmark::State& state) {

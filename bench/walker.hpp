@@ -1,8 +1,8 @@
 #pragma once
 
-// A game-like walker for the controller benchmarks: steers through a square loop of waypoints
-// at 3 m/s with gravity (PlayerStep at 60 Hz); a waypoint not reached in 5 s is skipped (the
-// loops cross obstacles).
+// What the controller benchmarks share: a game-like walker that steers through a square loop
+// of waypoints at 3 m/s with gravity (PlayerStep at 60 Hz; a waypoint not reached in 5 s is
+// skipped: the loops cross obstacles), fast moves across a ground, and their times reported.
 
 #include <glide/controller/controller.hpp>
 #include <glide/controller/player_step.hpp>
@@ -10,6 +10,7 @@
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
 #include <array>
 #include <benchmark/benchmark.h>
 #include <chrono>
@@ -17,6 +18,7 @@
 #include <cstddef>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace glide::bench {
@@ -55,6 +57,17 @@ struct Walker {
     return std::chrono::duration<double, std::micro>(end - start).count();
   }
 };
+
+/// The mean, median, p99 and worst of `times` as counters named with their `unit` ("us").
+inline void report(benchmark::State& state, std::vector<double>& times, const std::string& unit) {
+  std::sort(times.begin(), times.end());
+  double sum = 0.0;
+  for (const double v : times) sum += v;
+  state.counters["mean_" + unit] = sum / static_cast<double>(times.size());
+  state.counters["median_" + unit] = times[times.size() / 2];
+  state.counters["p99_" + unit] = times[times.size() * 99 / 100];
+  state.counters["max_" + unit] = times.back();
+}
 
 /// One PlayerStep move of 6 m (100 m/s at 1/16 s, a fast charge) from each of 256 seeded spots
 /// within `half_side` m of the origin, feet 5 cm above `ground(x, z)` (m): a move across a ground

@@ -98,12 +98,10 @@ Controller::SavedState Controller::read_state(std::span<const std::byte> bytes, 
   const glm::dvec3 by = origin - world_->origin();
   SavedState state{world_->origin(), glm::vec3(glm::dvec3(position) + by), shape.height, ground, ridden};
   state.ground.point = glm::vec3(glm::dvec3(ground.point) + by);
-  if (!limits::in_range(state.position))
-    in.fail("position", limits::vec_text(state.position) + " from the world's origin " +
-                            limits::vec_text(world_->origin()) + " is beyond the valid coordinates");
-  if (!limits::in_range(state.ground.point))
-    in.fail("ground point", limits::vec_text(state.ground.point) + " from the world's origin " +
-                                limits::vec_text(world_->origin()) + " is beyond the valid coordinates");
+  for (const auto& [field, at] : {std::pair{"position", state.position}, std::pair{"ground point", state.ground.point}})
+    if (!limits::in_range(at))
+      in.fail(field, limits::vec_text(at) + " from the world's origin " + limits::vec_text(world_->origin()) +
+                         " is beyond the valid coordinates");
   return state;
 }
 

@@ -444,7 +444,7 @@ void Episode::frame(int f) {
   // when the fastest of those timings is too.
   double own_us = cpu_us;
   const double limit_us = 1000.0 * s_.max_move_ms;
-  const bool over_on_wall_clock = s_.max_move_ms > 0.f && us > 1000.f * s_.max_move_ms;
+  const bool over_on_wall_clock = s_.max_move_ms > 0.f && us > limit_us;
   if (over_on_wall_clock && cpu_us > limit_us) {
     const Dice dice_after = dice_; // the listener draws from it
     for (int again = 0; again < k_move_retimes && own_us > limit_us; ++again) {
