@@ -15,14 +15,19 @@
 
 namespace {
 
-// Runs one call over `count` and checks that each index ran once and nothing beyond it ran.
+// Runs one call over `count` and checks that each index ran once, nothing beyond it ran, and no
+// range still runs when the call returns.
 void check_call(glide::JobThreads& pool, std::size_t count, std::vector<std::atomic<int>>& runs) {
   for (std::size_t i = 0; i < runs.size(); ++i) runs[i].store(0);
+  std::atomic<int> running{0};
   pool.parallel_for(count, [&](std::size_t begin, std::size_t end) {
+    running.fetch_add(1);
     REQUIRE(begin < end);
     REQUIRE(end <= count);
     for (std::size_t i = begin; i < end; ++i) runs[i].fetch_add(1);
+    running.fetch_sub(1);
   });
+  REQUIRE(running.load() == 0);
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) wrong += runs[i].load() != (i < count ? 1 : 0) ? 1 : 0;
   REQUIRE(wrong == 0);
