@@ -3,9 +3,10 @@
 
 GLIDE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Build tools and the libraries every build needs; clang is CI's second compiler.
-GLIDE_PACKAGES=(g++ clang cmake make pkg-config libglm-dev doctest-dev libtinyobjloader-dev libtinygltf-dev libcli11-dev
-  nlohmann-json3-dev libstb-dev libbenchmark-dev)
+# Build tools and the libraries every build needs; clang is CI's second compiler, and its
+# sanitizers' and libFuzzer's runtimes come in a package of their own.
+GLIDE_PACKAGES=(g++ clang libclang-rt-dev cmake make pkg-config libglm-dev doctest-dev libtinyobjloader-dev
+  libtinygltf-dev libcli11-dev nlohmann-json3-dev libstb-dev libbenchmark-dev)
 # The viewer (glide demo --view) and its test under a virtual display with software OpenGL.
 GLIDE_PACKAGES+=(libglfw3-dev libimgui-dev xvfb xauth libgl1-mesa-dri)
 
