@@ -160,7 +160,7 @@ bool CharacterSet::push_aside(std::size_t i, glm::vec3 left, const MoveResult& s
 // Another move of character k this update, after those of its result.
 void CharacterSet::append_move(std::size_t k, const MoveResult& moved, float dt) {
   detail::append(results_[k].result, moved);
-  characters_[k].velocity = results_[k].result.displacement / dt;
+  note_velocity(k, results_[k].result.displacement, dt);
 }
 
 // Takes one move from the update's budget; false when it is spent.

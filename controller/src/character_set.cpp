@@ -6,6 +6,7 @@
 #include <glide/controller/character_set.hpp>
 #include <glide/error.hpp>
 #include <glide/gjk/segment_pair.hpp>
+#include <glide/limits.hpp>
 #include <glide/world/world.hpp>
 
 #include <algorithm>
@@ -344,10 +345,20 @@ void CharacterSet::take_result(std::size_t i, const MoveResult& result, float dt
 // What the later passes read of character i's result this update: its velocity, and whether a
 // piece pressed it on a character.
 void CharacterSet::note_result(std::size_t i, const MoveResult& result, float dt) {
-  characters_[i].velocity = result.displacement / dt;
+  note_velocity(i, result.displacement, dt);
   const bool pressed = result.push_stopper.target == HitTarget::character;
   characters_[i].piece_pressed = pressed;
   if (pressed) std::atomic_ref<bool>(pressed_).store(true, std::memory_order_relaxed); // moves run on many threads
+}
+
+// Character i's velocity over this update, from all it moved. A dt far below any frame's, with a
+// carry by a moving piece, makes one whose square overflows: it is held to the fastest a piece
+// may go, so those standing on i, and a saved state, can still measure it.
+void CharacterSet::note_velocity(std::size_t i, const glm::vec3& displacement, float dt) {
+  glm::vec3 velocity = displacement / dt;
+  if (!std::isfinite(glm::dot(velocity, velocity))) [[unlikely]]
+    velocity = glm::vec3(glm::dvec3(displacement) * (limits::k_max_speed / glm::length(glm::dvec3(displacement))));
+  characters_[i].velocity = velocity;
 }
 
 // Runs `act` for character i against the others' current capsules (but those standing on it when

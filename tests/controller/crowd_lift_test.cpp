@@ -298,3 +298,33 @@ TEST_CASE("a lift pressing a stack of three into a ceiling leaves none inside th
 }
 
 } // namespace glide::test
+
+namespace glide::test {
+
+TEST_CASE("an update of a dt far below any frame's, on a lift that moved, leaves a velocity the state can hold") {
+  // The lift rises 5 cm; the update's dt is 1e-30 s, so the stack's velocity, its carry over the
+  // dt, would be 5e28 m/s, whose square overflows a float: it is held to 1e19 m/s, the rider on
+  // top reads it as its ground's, and the set's state saves and restores.
+  const float dt = 1.f / 60.f;
+  World world;
+  const PieceId lift = world.add_piece(gjk::ConvexHull::box(k_lift_half), {{1, 0, 0, 0}, lift_centre(0.f)});
+  CharacterSet set(world);
+  const ControllerSettings s;
+  const CharacterId under = set.add(s, {0.f, k_lift_half.y + k_gap, 0.f});
+  const CharacterId top = set.add(s, {0.f, k_lift_half.y + k_gap + s.height + k_gap, 0.f});
+  const std::vector<glm::vec3> still(set.size(), glm::vec3(0.f));
+  for (int i = 0; i < 10; ++i) set.update(still, dt);
+  REQUIRE(set.controller(top).ground().target == HitTarget::character);
+  const float before = set.controller(under).position().y;
+  world.move_piece(lift, {{1, 0, 0, 0}, glm::vec3(0.f, 0.05f, 0.f)}, dt);
+  set.update(still, 1e-30f);
+  CHECK(set.controller(under).position().y == doctest::Approx(before + 0.05f).epsilon(1e-4));
+  const std::vector<std::byte> state = set.save_state();
+  CHECK_NOTHROW(set.restore_state(state));
+  set.update(still, dt); // the rider stands on a ground whose velocity it can measure
+  const glm::vec3 ground = set.controller(top).ground().velocity;
+  CHECK(std::isfinite(glm::dot(ground, ground)));
+  CHECK(set.controller(top).ground().state == GroundState::on_ground);
+}
+
+} // namespace glide::test

@@ -8,6 +8,7 @@
 #include <glide/world/world.hpp>
 
 #include <doctest/doctest.h>
+#include <glm/gtc/quaternion.hpp>
 
 #include <vector>
 
@@ -64,6 +65,25 @@ TEST_CASE("World rejects pieces beyond the valid range, naming the value, and ch
   const auto hit = world.sweep_capsule(capsule, {10, 0, 0});
   CHECK(hit.hit);
   CHECK(hit.fraction == doctest::Approx(0.35).epsilon(1e-3));
+}
+
+TEST_CASE("A piece moved in a dt too short for its move is refused by name, and nothing changes") {
+  // 10 cm in 1e-30 s is 1e29 m/s, a quarter turn in 1e-15 s turns points 2e6 m away at 3e21 m/s:
+  // both beyond the 1e19 m/s whose square a float holds. The same moves in a frame are taken.
+  World world;
+  const PieceId piece = world.add_piece(ConvexHull::box({1, 1, 1}), at({5, 0, 0}));
+  const Transform turned{glm::angleAxis(1.5707964f, glm::vec3(0, 1, 0)), {5, 0, 0}};
+  const std::uint64_t serial = world.motion(piece).serial;
+  CHECK_THROWS_WITH_AS(world.move_piece(piece, at({5.1f, 0, 0}), 1e-30f),
+                       doctest::Contains("World::move_piece: dt = 1e-30 s is too short for a move of 0.0999999"),
+                       glide::Error);
+  CHECK_THROWS_WITH_AS(world.move_piece(piece, turned, 1e-15f), doctest::Contains("and a turn of 1.57"), glide::Error);
+  CHECK(world.transform(piece).translation == glm::vec3(5, 0, 0));
+  CHECK(world.motion(piece).serial == serial);
+  CHECK(world.bounds(piece).min == glm::vec3(4, -1, -1));
+  world.move_piece(piece, turned, 1.f / 60.f);
+  world.move_piece(piece, at({5.1f, 0, 0}), 1.f / 60.f);
+  CHECK(world.motion(piece).linear.x == doctest::Approx(6.0).epsilon(1e-4));
 }
 
 TEST_CASE("Queries beyond the valid range throw; motions of any finite length hit what they cross") {

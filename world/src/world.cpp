@@ -175,16 +175,28 @@ void World::move_piece(PieceId id, const gjk::Transform& pose, float dt) {
   if (!(dt > 0.f && std::isfinite(dt)))
     throw Error("World::move_piece: dt must be positive and finite, got " + std::to_string(dt));
   Piece& p = piece(id);
+  const glm::vec3 linear = (pose.translation - p.transform.translation) / dt;
+  const glm::vec3 angular = detail::angular_velocity(p.transform.rotation, pose.rotation, dt);
+  // Its points' velocities, anywhere in the range, must stay measurable (their squares finite):
+  // a dt far below any frame's turns a small move into one faster than a float holds.
+  const double shift = glm::length(glm::dvec3(pose.translation) - glm::dvec3(p.transform.translation));
+  const double fastest = shift / dt + glm::length(glm::dvec3(angular)) * 2.0 * limits::k_max_coordinate;
+  if (!(fastest <= limits::k_max_speed)) {
+    const double turn = 2.0 * std::acos(std::min(1.0, double(std::abs(glm::dot(p.transform.rotation, pose.rotation)))));
+    throw Error("World::move_piece: dt = " + limits::number_text(dt) + " s is too short for a move of " +
+                limits::number_text(float(shift)) + " m and a turn of " + limits::number_text(float(turn)) +
+                " rad: the piece's points would go faster than " + limits::number_text(limits::k_max_speed) + " m/s");
+  }
   replace_checked(id, pose, "World::move_piece");
   // Written field by field into the record: a PieceMotion built aside and copied whole makes
   // the compiler reload its scalar stores as vectors, which stalls.
   PieceMotion& m = p.motion;
   m.from = p.transform;
   m.to = pose;
-  m.linear = (pose.translation - p.transform.translation) / dt;
+  m.linear = linear;
   m.dt = dt;
   m.serial = next_revision();
-  m.angular = detail::angular_velocity(p.transform.rotation, pose.rotation, dt);
+  m.angular = angular;
   p.transform = pose;
   placed(id);
 }

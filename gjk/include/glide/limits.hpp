@@ -28,6 +28,10 @@ inline constexpr double k_max_global_coordinate = 1e9;
 inline constexpr float k_max_piece_size = 2e5f;
 /// Longest motion of one Controller::move, |velocity * dt| (m).
 inline constexpr float k_max_move_distance = 1e4f;
+/// Fastest a point of a moving piece may go, over the whole valid range (m/s): the square of a
+/// velocity stays a finite float, as lengths and dot products of it need. World::move_piece
+/// refuses a dt so short that its move is faster.
+inline constexpr double k_max_speed = 1e19;
 /// Smallest heightfield cell size along x or z (m).
 inline constexpr float k_min_cell_size = 1e-3f;
 /// Deepest nesting of arrays and objects in a JSON file (levels).

@@ -201,6 +201,7 @@ private:
   void move_first(std::size_t i, std::span<const CapsuleObstacle> others, const glm::vec3& velocity, float dt);
   void take_result(std::size_t i, const MoveResult& result, float dt);
   void note_result(std::size_t i, const MoveResult& result, float dt);
+  void note_velocity(std::size_t i, const glm::vec3& displacement, float dt);
   template <class Act, class Retry>
   bool against_others_now(std::size_t i, bool past_riders, Act act, Retry retry);
   template <class Move>
