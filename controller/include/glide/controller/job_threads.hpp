@@ -52,7 +52,8 @@ public:
 private:
   void work(unsigned self);
   void run_chunks(unsigned self);
-  /// Waits while `waiting()` holds: spins for `microseconds`, then yields the core between looks.
+  /// Spins while `waiting()` holds, for at most `microseconds`, yielding the core between looks
+  /// only when the pool has more threads than cores.
   template <class Waiting>
   void spin_while(int microseconds, Waiting waiting) const;
 
@@ -72,8 +73,8 @@ private:
   /// The call the workers may join, in one word: its generation in the high half (0 while none
   /// is open) and the workers that joined it and have not left in the low half. A worker joins
   /// by a compare-and-swap that sees the call still open, and the caller closes it by one atomic
-  /// and, so no worker joins a call the caller has left: a call hands over without a lock
-  /// (with the lock, each one took 4 µs on 2 threads of a virtual machine).
+  /// and, so no worker joins a call the caller has left, and none is still in a call when the
+  /// next one starts: a call hands over without a lock.
   alignas(64) std::atomic<std::uint64_t> gate_{0};
   std::uint32_t generation_ = 0; ///< the last call's (the caller's alone)
   unsigned threads_ = 1;         ///< the caller and the workers (count)
