@@ -297,10 +297,6 @@ TEST_CASE("a lift pressing a stack of three into a ceiling leaves none inside th
     }
 }
 
-} // namespace glide::test
-
-namespace glide::test {
-
 TEST_CASE("an update of a dt far below any frame's, on a lift that moved, leaves a velocity the state can hold") {
   // The lift rises 5 cm; the update's dt is 1e-30 s, so the stack's velocity, its carry over the
   // dt, would be 5e28 m/s, whose square overflows a float: it is held to 1e19 m/s, the rider on
