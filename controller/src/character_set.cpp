@@ -52,14 +52,8 @@ gjk::Aabb everywhere() {
   return {glm::vec3(-inf), glm::vec3(inf)};
 }
 
-// Aabb::overlaps without its branches: a grid's candidate is a coin toss, which a branch per
-// comparison mispredicted.
-bool overlaps(const gjk::Aabb& a, const gjk::Aabb& b) {
-  const int x = int{a.min.x <= b.max.x} & int{b.min.x <= a.max.x};
-  const int y = int{a.min.y <= b.max.y} & int{b.min.y <= a.max.y};
-  const int z = int{a.min.z <= b.max.z} & int{b.min.z <= a.max.z};
-  return (x & y & z) != 0;
-}
+// A grid's candidate is a coin toss, which a branch per comparison mispredicted.
+bool overlaps(const gjk::Aabb& a, const gjk::Aabb& b) { return a.overlaps_unbranched(b); }
 
 // A pass over 10,000 controllers finds each one out of the cache: its state is fetched a few
 // characters ahead, while the ones before are worked on.

@@ -1,6 +1,7 @@
 #include "approx.hpp"
 
 #include <glide/error.hpp>
+#include <glide/gjk/aabb.hpp>
 #include <glide/gjk/convex_hull.hpp>
 #include <glide/gjk/detail/gjk_support.hpp>
 #include <glide/gjk/distance.hpp>
@@ -9,7 +10,11 @@
 #include <glm/gtc/constants.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -144,4 +149,57 @@ TEST_CASE("PointCloud gives GJK the distances of the ConvexHull of the same poin
 TEST_CASE("PointCloud rejects an empty span") {
   CHECK_THROWS_WITH_AS(PointCloud(std::span<const glm::vec3>{}), doctest::Contains("points must not be empty"),
                        glide::Error);
+}
+
+namespace {
+
+// The same bits, so NaN and the sign of zero are checked too.
+bool same_bits(const glm::vec3& a, const glm::vec3& b) {
+  for (int k = 0; k < 3; ++k)
+    if (std::bit_cast<std::uint32_t>(a[k]) != std::bit_cast<std::uint32_t>(b[k])) return false;
+  return true;
+}
+
+// Coordinates that make ties, touching faces, signed zeros and NaN common.
+float adversarial_coordinate(std::mt19937& rng) {
+  static constexpr float k_values[] = {0.f, -0.f, 1.f, -1.f, 0.5f, 1e-30f, -1e-30f, 3e38f, -3e38f};
+  switch (rng() % 8) {
+  case 0:
+    return std::nanf("");
+  case 1:
+    return std::numeric_limits<float>::infinity() * (rng() % 2 == 0 ? 1.f : -1.f);
+  case 2:
+  case 3:
+    return k_values[rng() % std::size(k_values)];
+  default:
+    return std::uniform_real_distribution<float>(-2.f, 2.f)(rng);
+  }
+}
+
+} // namespace
+
+TEST_CASE("Aabb's select-instruction minima and maxima and its unbranched overlap answer as glm and overlaps()") {
+  std::mt19937 rng(20261202);
+  const auto point = [&] {
+    return glm::vec3(adversarial_coordinate(rng), adversarial_coordinate(rng), adversarial_coordinate(rng));
+  };
+  int overlapping = 0;
+  for (int n = 0; n < 20000; ++n) {
+    const glm::vec3 a = point(), b = point();
+    REQUIRE(same_bits(detail::min_of(a, b), glm::min(a, b)));
+    REQUIRE(same_bits(detail::max_of(a, b), glm::max(a, b)));
+    const Aabb box{a, b}, other{point(), point()};
+    REQUIRE(same_bits(box.swept(b).min, a + glm::min(b, glm::vec3(0.f))));
+    REQUIRE(same_bits(box.swept(b).max, b + glm::max(b, glm::vec3(0.f))));
+    REQUIRE(same_bits(box.merged(other).min, glm::min(box.min, other.min)));
+    REQUIRE(same_bits(box.merged(other).max, glm::max(box.max, other.max)));
+    // Mostly boxes in order (min below max), some empty or NaN.
+    const glm::vec3 c = point(), d = point();
+    const Aabb first = n % 4 == 0 ? box : Aabb{glm::min(a, b), glm::max(a, b)};
+    const Aabb second = n % 4 == 1 ? Aabb{c, d} : Aabb{glm::min(c, d), glm::max(c, d)};
+    REQUIRE(first.overlaps_unbranched(second) == first.overlaps(second));
+    overlapping += first.overlaps(second) ? 1 : 0;
+  }
+  CHECK(overlapping > 1000); // both answers are exercised
+  CHECK(overlapping < 19000);
 }

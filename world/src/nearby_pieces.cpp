@@ -4,6 +4,7 @@
 #include "narrowphase.hpp"
 #include "world_access.hpp"
 
+#include <glide/gjk/detail/select.hpp>
 #include <glide/gjk/segment_pair.hpp>
 #include <glide/world/nearby_pieces.hpp>
 #include <glide/world/world.hpp>
@@ -103,7 +104,8 @@ bool same_centre(const gjk::Capsule& a, const gjk::Capsule& b) { return centre_o
 // capsules' closest points.
 bool character_in(const gjk::Capsule& capsule, const CapsuleObstacle& o, const gjk::Aabb& box,
                   const QueryFilter& filter, float within, gjk::SegmentPairClosest& d) {
-  if ((o.layers & filter.layer_mask) == 0 || !gjk::capsule_bounds(o.capsule).overlaps(box) ||
+  const bool layered = (o.layers & filter.layer_mask) != 0;
+  if (!(layered & gjk::capsule_bounds(o.capsule).overlaps_unbranched(box)) ||
       gjk::capsule_gap_surely_exceeds(capsule, o.capsule, within))
     return false;
   d = gjk::closest_points(capsule.segment, o.capsule.segment);
@@ -353,9 +355,13 @@ bool NearbyPieces::meets_any(const gjk::Aabb& reach_box, const QueryFilter& filt
     if (overlaps_from_above(bounds_[i], reach_box) &&
         (entries_[i].target == HitTarget::terrain || bounds_[i].overlaps(reach_box)))
       return true;
-  for (const CapsuleObstacle& o : characters_)
-    if ((o.layers & filter.layer_mask) != 0 && gjk::capsule_bounds(o.capsule).overlaps(reach_box)) return true;
-  return false;
+  // The characters are a handful, each a coin toss: tested all, without a branch each.
+  bool met = false;
+  for (const CapsuleObstacle& o : characters_) {
+    const bool layered = (o.layers & filter.layer_mask) != 0;
+    met |= layered & gjk::capsule_bounds(o.capsule).overlaps_unbranched(reach_box);
+  }
+  return met;
 }
 
 SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& capsule, const glm::vec3& motion,
@@ -419,9 +425,9 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   gjk::Capsule met = capsule; // what meets the characters: less the inset
   met.radius = std::max(0.f, capsule.radius - character_inset_);
   for (const CapsuleObstacle& o : characters_) {
-    if (o.id == passing_ || hits.beats_character(o.id)) continue;
     const gjk::Aabb bounds = gjk::capsule_bounds(o.capsule);
-    if ((o.layers & filter.layer_mask) == 0 || !bounds.overlaps(reach_box) ||
+    const bool layered = (o.layers & filter.layer_mask) != 0, other = o.id != passing_;
+    if (!(layered & other & bounds.overlaps_unbranched(reach_box)) || hits.beats_character(o.id) ||
         swept.enter(bounds) > std::min(1.f, hits.bound() + slack))
       continue;
     // Farther apart than the motion is long, beyond time_of_impact's own margin for that: no hit.
@@ -494,8 +500,8 @@ std::span<const Contact> NearbyPieces::overlap_capsule(const World& world, const
 std::optional<gjk::Aabb> NearbyPieces::overlap_box(const World& world, const gjk::Capsule& capsule,
                                                    float& max_distance) {
   if (!detail::valid_capsule(capsule) || !std::isfinite(max_distance)) return std::nullopt;
-  max_distance = std::max(max_distance, -capsule.radius);
-  const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));
+  max_distance = gjk::detail::max_of(-capsule.radius, max_distance); // std::max's bits, without its branch
+  const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(gjk::detail::max_of(0.f, max_distance));
   note_query(box);
   hold(world, box);
   return box;

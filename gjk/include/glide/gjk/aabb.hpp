@@ -1,6 +1,7 @@
 #pragma once
 
 #include <glide/gjk/detail/fp_exact.hpp>
+#include <glide/gjk/detail/select.hpp>
 #include <glm/common.hpp>
 #include <glm/vec3.hpp>
 
@@ -29,6 +30,15 @@ struct Aabb {
            o.min.z <= max.z;
   }
 
+  /// overlaps() as one test without branches, for loops where the answer is a coin toss: each
+  /// of overlaps()'s early exits is a branch the predictor loses there.
+  bool overlaps_unbranched(const Aabb& o) const {
+    const int x = int{min.x <= o.max.x} & int{o.min.x <= max.x};
+    const int y = int{min.y <= o.max.y} & int{o.min.y <= max.y};
+    const int z = int{min.z <= o.max.z} & int{o.min.z <= max.z};
+    return (x & y & z) != 0;
+  }
+
   bool contains(const glm::vec3& p) const {
     return min.x <= p.x && p.x <= max.x && min.y <= p.y && p.y <= max.y && min.z <= p.z && p.z <= max.z;
   }
@@ -41,13 +51,16 @@ struct Aabb {
   /// Grown by `margin` on every side (m); a negative margin shrinks it.
   Aabb expanded(float margin) const { return {min - glm::vec3(margin), max + glm::vec3(margin)}; }
 
+  // The minima and maxima below as select instructions: g++ made some of them branches on
+  // the motion's sign, which a crowd's sweeps mispredicted.
+
   /// Grown to enclose the box swept along `motion` (m).
   Aabb swept(const glm::vec3& motion) const {
-    return {min + glm::min(motion, glm::vec3(0.f)), max + glm::max(motion, glm::vec3(0.f))};
+    return {min + detail::min_of(motion, glm::vec3(0.f)), max + detail::max_of(motion, glm::vec3(0.f))};
   }
 
-  Aabb merged(const Aabb& o) const { return {glm::min(min, o.min), glm::max(max, o.max)}; }
-  Aabb merged(const glm::vec3& p) const { return {glm::min(min, p), glm::max(max, p)}; }
+  Aabb merged(const Aabb& o) const { return {detail::min_of(min, o.min), detail::max_of(max, o.max)}; }
+  Aabb merged(const glm::vec3& p) const { return {detail::min_of(min, p), detail::max_of(max, p)}; }
 
   glm::vec3 center() const { return 0.5f * (min + max); }
   glm::vec3 extents() const { return max - min; }

@@ -4,9 +4,11 @@
 // into a branch, and inside GJK such choices (which end of a segment, which side of an
 // edge) depend on the data and mispredict; minss and maxss have no branch to predict.
 
+#include <glide/gjk/detail/fp_exact.hpp>
+#include <glm/vec3.hpp>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#include <glide/gjk/detail/fp_exact.hpp>
 #endif
 
 GLIDE_GJK_FP_EXACT_BEGIN
@@ -41,6 +43,16 @@ inline float max_of(float a, float b) {
 #endif
 }
 #undef GLIDE_GJK_MINMAX_SS
+
+/// glm::min(x, y) per component, as select instructions: the same bits, NaN included.
+inline glm::vec3 min_of(const glm::vec3& x, const glm::vec3& y) {
+  return {min_of(y.x, x.x), min_of(y.y, x.y), min_of(y.z, x.z)};
+}
+
+/// glm::max(x, y) per component, as select instructions: the same bits, NaN included.
+inline glm::vec3 max_of(const glm::vec3& x, const glm::vec3& y) {
+  return {max_of(y.x, x.x), max_of(y.y, x.y), max_of(y.z, x.z)};
+}
 
 /// t clamped to [0, 1]; NaN gives 0.
 inline float clamp01(float t) { return min_of(max_of(t, 0.f), 1.f); }
