@@ -111,7 +111,10 @@ void CharacterSet::place_noticed(std::span<const glm::vec3> velocities, float dt
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     if (noticed_[i] == 0) continue;
     prepare(i, velocities[i], dt);
-    if (!padded_[i].contains(reach_[i])) roaming_[i] = 1;
+    if (!padded_[i].contains(reach_[i])) {
+      roaming_[i] = 1;
+      roamed_any_ = true;
+    }
   }
 }
 

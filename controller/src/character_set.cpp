@@ -267,6 +267,7 @@ void CharacterSet::renew_candidates() {
   const float pad = k_candidate_pad * radius;
   for (std::size_t i = 0; i < characters_.size(); ++i) padded_[i] = reach_[i].expanded(pad);
   std::fill(roaming_.begin(), roaming_.end(), std::uint8_t{0});
+  roamed_any_ = false;
   roamers_.clear();
   build_grid();
   candidates_valid_ = true;
@@ -325,7 +326,11 @@ void CharacterSet::move_first(std::size_t i, std::span<const CapsuleObstacle> ot
               offsetof(MoveResult, hits));
   c.controller->move_checked(velocity, dt, result);
   note_result(i, result, dt);
-  redo_[i] = nearby.left_character_region() ? k_left_reach : 0;
+  redo_[i] = 0;
+  if (nearby.left_character_region()) {
+    redo_[i] = k_left_reach;
+    std::atomic_ref<bool>(redo_any_).store(true, std::memory_order_relaxed); // moves run on many threads
+  }
   nearby.set_characters({});
   nearby.set_character_region(everywhere());
 }
@@ -461,6 +466,8 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   refused_.assign(n, 0);
   noticed_.assign(n, 0);
   noticed_any_ = false;
+  refused_any_ = false;
+  redo_any_ = false;
   pressed_ = false;
   stacked_any_ = false;
   padded_.resize(n);
@@ -479,11 +486,15 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
         prepare(i, velocities[i], dt);
       } catch (const Error&) {
         refused_[i] = 1;
+        std::atomic_ref<bool>(refused_any_).store(true, std::memory_order_relaxed); // on many threads
       }
-      if (!padded_[i].contains(reach_[i])) roaming_[i] = 1;
+      if (!padded_[i].contains(reach_[i])) {
+        roaming_[i] = 1;
+        std::atomic_ref<bool>(roamed_any_).store(true, std::memory_order_relaxed);
+      }
     }
   });
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; refused_any_ && i < n; ++i) {
     if (!refused_[i]) continue;
     try {
       prepare(i, velocities[i], dt);
@@ -495,7 +506,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   velocities = effective_;
   world_->update(); // queries from many threads then only read the world
   roamers_.clear();
-  if (candidates_valid_)
+  if (candidates_valid_ && roamed_any_)
     for (std::size_t i = 0; i < n; ++i)
       if (roaming_[i] != 0) roamers_.push_back(static_cast<std::uint32_t>(i));
   const bool renewed = !candidates_valid_ || roamers_.size() > k_max_roamers;
@@ -554,6 +565,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
         if (!gjk::capsule_gap_surely_exceeds(mine, theirs, 0.f) &&
             gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {
           redo_[i] = k_overlapped;
+          std::atomic_ref<bool>(redo_any_).store(true, std::memory_order_relaxed);
           break;
         }
       }
@@ -563,7 +575,8 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   take_back_stacks();
   left_.clear();
   redone_.clear();
-  for (std::size_t i = 0; i < n; ++i) {
+  // Stacks taken back were marked by take_back_stacks only if some other move was.
+  for (std::size_t i = 0; redo_any_ && i < n; ++i) {
     if (redo_[i] == 0) continue;
     if (redo_[i] == k_left_reach) left_.push_back(static_cast<std::uint32_t>(i));
     redone_.push_back(static_cast<std::uint32_t>(i));

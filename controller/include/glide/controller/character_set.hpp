@@ -308,6 +308,12 @@ private:
   std::size_t push_budget_ = 0;     ///< moves the pushers may still make in this update (count)
   std::size_t moves_again_ = 0;     ///< move_again calls ever made (count)
   std::size_t last_push_moves_ = 0; ///< of those, the last update's pushes' (count)
+
+  // Whether a pass marked any character: the serial scans after it skip the crowd when none did.
+  bool refused_any_ = false; ///< some character's checks failed in the preparing pass
+  bool roamed_any_ = false;  ///< some character's reach left its padded box since the last renewal
+  bool redo_any_ = false;    ///< some character's first move is to be made again
+
   std::size_t min_threaded_ = k_default_min_threaded; ///< see set_min_threaded (count)
 };
 
