@@ -38,8 +38,8 @@ constexpr int k_region_tries = 3;
 // The pad a reach is grown by for the candidate lists, in the widest capsule radius: the lists
 // last while the crowd's reaches stay inside their grown boxes (ratio).
 constexpr float k_candidate_pad = 1.f;
-// Roaming characters past this many renew every candidate list: each roamer is checked against
-// every character (count).
+// Characters roaming in one update past this many renew every candidate list; fewer are each
+// checked against every character for their own (count).
 constexpr std::size_t k_max_roamers = 8;
 // The run that takes the calling thread when the game gives no job hook.
 void run_here(std::size_t count, const std::function<void(std::size_t, std::size_t)>& body) {
@@ -264,13 +264,29 @@ std::size_t CharacterSet::grid_candidates(std::size_t i, std::vector<std::uint32
 void CharacterSet::renew_candidates() {
   float radius = 0.f;
   for (const CapsuleObstacle& o : start_) radius = std::max(radius, o.capsule.radius);
-  const float pad = k_candidate_pad * radius;
-  for (std::size_t i = 0; i < characters_.size(); ++i) padded_[i] = reach_[i].expanded(pad);
-  std::fill(roaming_.begin(), roaming_.end(), std::uint8_t{0});
-  roamed_any_ = false;
-  roamers_.clear();
+  pad_ = k_candidate_pad * radius;
+  for (std::size_t i = 0; i < characters_.size(); ++i) padded_[i] = reach_[i].expanded(pad_);
   build_grid();
   candidates_valid_ = true;
+}
+
+// Roaming character i given a padded box around its reach now and the candidates that box meets,
+// checked against every character; each of them gets i among its own. The lists stay a superset
+// of the pairs whose padded boxes meet (others' lists may keep i where it no longer meets them:
+// a test more, never a neighbour less). The grid is left as it was, used only by a renewal.
+void CharacterSet::reseat(std::uint32_t i) {
+  padded_[i] = reach_[i].expanded(pad_);
+  const gjk::Aabb mine = padded_[i];
+  const std::size_t n = characters_.size();
+  found_.resize(n);
+  std::size_t count = 0;
+  for (std::uint32_t j = 0; j < n; ++j) {
+    found_[count] = j;
+    count += (j != i) & overlaps(padded_[j], mine) ? 1 : 0; // a coin toss: no branch
+  }
+  candidates_[i].assign(std::span(found_).first(count));
+  std::vector<std::uint32_t> scratch;
+  for (std::size_t k = 0; k < count; ++k) candidates_[found_[k]].insert(i, scratch);
 }
 
 // The others whose reach meets i's, in id order, as near_[i] (its candidates first renewed from
@@ -286,21 +302,8 @@ void CharacterSet::gather_near(std::size_t i, bool renewed, std::vector<CapsuleO
     count += keep ? 1 : 0;
   };
   const gjk::Aabb mine = reach_[i];
-  if (roaming_[i] != 0) {
-    for (std::size_t j = 0; j < characters_.size(); ++j)
-      consider(static_cast<std::uint32_t>(j), j != i && overlaps(reach_[j], mine));
-  } else {
-    if (renewed) candidates_[i].assign(std::span(found).first(grid_candidates(i, found)));
-    // Roamers are taken from their own list, once.
-    for (const std::uint32_t j : candidates_[i].ids()) {
-      const bool meet = overlaps(reach_[j], mine), settled = roaming_[j] == 0;
-      consider(j, meet & settled);
-    }
-    const std::size_t from_candidates = count;
-    for (const std::uint32_t j : roamers_) consider(j, overlaps(reach_[j], mine));
-    if (from_candidates > 0 && count > from_candidates)
-      std::sort(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(count));
-  }
+  if (renewed) candidates_[i].assign(std::span(found).first(grid_candidates(i, found)));
+  for (const std::uint32_t j : candidates_[i].ids()) consider(j, overlaps(reach_[j], mine));
   near_[i].assign(std::span(found).first(count));
   // Only the capsules inside i's reach: its move's queries stay inside it (else the move is
   // made again), so each query would skip the others, after a test of its own.
@@ -467,6 +470,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   noticed_.assign(n, 0);
   noticed_any_ = false;
   refused_any_ = false;
+  roamed_any_ = false;
   redo_any_ = false;
   pressed_ = false;
   stacked_any_ = false;
@@ -506,11 +510,17 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   velocities = effective_;
   world_->update(); // queries from many threads then only read the world
   roamers_.clear();
-  if (candidates_valid_ && roamed_any_)
+  if (roamed_any_)
     for (std::size_t i = 0; i < n; ++i)
-      if (roaming_[i] != 0) roamers_.push_back(static_cast<std::uint32_t>(i));
+      if (roaming_[i] != 0) {
+        roamers_.push_back(static_cast<std::uint32_t>(i));
+        roaming_[i] = 0;
+      }
   const bool renewed = !candidates_valid_ || roamers_.size() > k_max_roamers;
-  if (renewed) renew_candidates();
+  if (renewed)
+    renew_candidates();
+  else
+    for (const std::uint32_t i : roamers_) reseat(i);
   now_.resize(n);
   redo_.resize(n);
 

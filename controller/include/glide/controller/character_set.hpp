@@ -172,6 +172,16 @@ private:
       return count_ <= held_.size() ? std::span<const std::uint32_t>(held_.data(), count_)
                                     : std::span<const std::uint32_t>(spilled_);
     }
+    /// Adds `id` in its place in the ascending list, unless it is there; `scratch` is reused.
+    void insert(std::uint32_t id, std::vector<std::uint32_t>& scratch) {
+      const std::span<const std::uint32_t> now = ids();
+      const auto at = std::lower_bound(now.begin(), now.end(), id);
+      if (at != now.end() && *at == id) return;
+      scratch.assign(now.begin(), at);
+      scratch.push_back(id);
+      scratch.insert(scratch.end(), at, now.end());
+      assign(scratch);
+    }
 
   private:
     std::uint32_t count_ = 0;
@@ -190,6 +200,7 @@ private:
   void build_grid();
   std::size_t grid_candidates(std::size_t i, std::vector<std::uint32_t>& into) const;
   void renew_candidates();
+  void reseat(std::uint32_t i);
   void gather_near(std::size_t i, bool renewed, std::vector<CapsuleObstacle>& obstacles);
   /// Whether character i meets another: the other's layers share a bit with i's mask and i's
   /// filter and listener let it in.
@@ -258,14 +269,16 @@ private:
   std::vector<std::uint32_t> freed_;     ///< ids removed since the last update: others' grounds may name them
 
   // Neighbours are looked for among candidates kept across updates (Verlet lists): each one's
-  // reach grown by a pad when they were last renewed, and the others whose grown reach met it.
-  // While a reach stays inside its grown box, the others it can meet are among its candidates;
-  // one that leaves it roams: it is checked against everyone, and everyone against it, until
-  // the next renewal.
-  std::vector<gjk::Aabb> padded_;      ///< each one's reach at the last renewal, grown by the pad
-  std::vector<NearList> candidates_;   ///< the others whose padded reach met its own then, by index
-  std::vector<std::uint8_t> roaming_;  ///< whose reach left its padded box since (1), by index
+  // reach grown by a pad, and the others whose grown reach meets it. While every reach stays
+  // inside its grown box, the others it can meet are among its candidates. One that leaves it
+  // roams: a few roamers are each given a grown box again and checked against everyone for their
+  // candidates (reseat), more renew every list.
+  std::vector<gjk::Aabb> padded_;      ///< each one's reach when its candidates were found, grown by the pad
+  std::vector<NearList> candidates_;   ///< the others whose padded reach meets its own, by index
+  std::vector<std::uint8_t> roaming_;  ///< whose reach left its padded box this update (1), by index
   std::vector<std::uint32_t> roamers_; ///< those, by index
+  std::vector<std::uint32_t> found_;   ///< scratch of reseat
+  float pad_ = 0.f;                    ///< what the reaches were grown by at the last renewal (m)
   bool candidates_valid_ = false;      ///< false: renewed at the next update (a character added, a restore)
   /// Cells over two world axes, origin at the crowd's low corner.
   struct Grid {
@@ -311,7 +324,7 @@ private:
 
   // Whether a pass marked any character: the serial scans after it skip the crowd when none did.
   bool refused_any_ = false; ///< some character's checks failed in the preparing pass
-  bool roamed_any_ = false;  ///< some character's reach left its padded box since the last renewal
+  bool roamed_any_ = false;  ///< some character's reach left its padded box this update
   bool redo_any_ = false;    ///< some character's first move is to be made again
 
   std::size_t min_threaded_ = k_default_min_threaded; ///< see set_min_threaded (count)
