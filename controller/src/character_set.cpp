@@ -282,7 +282,8 @@ void CharacterSet::reseat(std::uint32_t i) {
   std::size_t count = 0;
   for (std::uint32_t j = 0; j < n; ++j) {
     found_[count] = j;
-    count += (j != i) & overlaps(padded_[j], mine) ? 1 : 0; // a coin toss: no branch
+    const bool meet = (j != i) & overlaps(padded_[j], mine); // a coin toss: no branch
+    count += meet ? 1 : 0;
   }
   candidates_[i].assign(std::span(found_).first(count));
   std::vector<std::uint32_t> scratch;
