@@ -52,9 +52,6 @@ gjk::Aabb everywhere() {
   return {glm::vec3(-inf), glm::vec3(inf)};
 }
 
-// A grid's candidate is a coin toss, which a branch per comparison mispredicted.
-bool overlaps(const gjk::Aabb& a, const gjk::Aabb& b) { return a.overlaps_unbranched(b); }
-
 // A pass over 10,000 controllers finds each one out of the cache: its state is fetched a few
 // characters ahead, while the ones before are worked on.
 constexpr std::size_t k_prefetch_ahead = 4; // (count)
@@ -234,7 +231,7 @@ std::size_t CharacterSet::grid_candidates(std::size_t i, std::vector<std::uint32
   if (!mine.valid()) return 0; // a removed one's empty reach: its cell range would run backward
   if (cell_of_[i] == k_no_cell) {
     for (std::size_t j = 0; j < characters_.size(); ++j)
-      consider(static_cast<std::uint32_t>(j), j != i && overlaps(padded_[j], mine)); // rare: no grid cell
+      consider(static_cast<std::uint32_t>(j), j != i && padded_[j].overlaps_unbranched(mine)); // rare: no grid cell
     return count;
   }
   // The cells from one before the low corner's to the high corner's: up to 3 x 3, a row of which
@@ -251,10 +248,10 @@ std::size_t CharacterSet::grid_candidates(std::size_t i, std::vector<std::uint32
   const std::uint32_t shift0 = from[0], shift1 = from[1] - length[0], shift2 = from[2] - first_two;
   for (std::uint32_t k = 0; k < total; ++k) {
     const std::uint32_t at = k + (k < length[0] ? shift0 : (k < first_two ? shift1 : shift2));
-    const bool meet = overlaps(in_cells_[at].box, mine), other = in_cells_[at].index != i;
+    const bool meet = in_cells_[at].box.overlaps_unbranched(mine), other = in_cells_[at].index != i;
     consider(in_cells_[at].index, meet & other);
   }
-  for (const std::uint32_t j : oversized_) consider(j, overlaps(padded_[j], mine));
+  for (const std::uint32_t j : oversized_) consider(j, padded_[j].overlaps_unbranched(mine));
   if (count > 1) std::sort(into.begin(), into.begin() + static_cast<std::ptrdiff_t>(count));
   return count;
 }
@@ -282,7 +279,7 @@ void CharacterSet::reseat(std::uint32_t i) {
   std::size_t count = 0;
   for (std::uint32_t j = 0; j < n; ++j) {
     found_[count] = j;
-    const bool meet = (j != i) & overlaps(padded_[j], mine); // a coin toss: no branch
+    const bool meet = (j != i) & padded_[j].overlaps_unbranched(mine); // a coin toss: no branch
     count += meet ? 1 : 0;
   }
   candidates_[i].assign(std::span(found_).first(count));
@@ -304,12 +301,12 @@ void CharacterSet::gather_near(std::size_t i, bool renewed, std::vector<CapsuleO
   };
   const gjk::Aabb mine = reach_[i];
   if (renewed) candidates_[i].assign(std::span(found).first(grid_candidates(i, found)));
-  for (const std::uint32_t j : candidates_[i].ids()) consider(j, overlaps(reach_[j], mine));
+  for (const std::uint32_t j : candidates_[i].ids()) consider(j, reach_[j].overlaps_unbranched(mine));
   near_[i].assign(std::span(found).first(count));
   // Only the capsules inside i's reach: its move's queries stay inside it (else the move is
   // made again), so each query would skip the others, after a test of its own.
   for (const std::uint32_t j : near_[i].ids())
-    if (meets(i, j) && stands_on_[j] != i && overlaps(gjk::capsule_bounds(start_[j].capsule), mine))
+    if (meets(i, j) && stands_on_[j] != i && gjk::capsule_bounds(start_[j].capsule).overlaps_unbranched(mine))
       obstacles.push_back(start_[j]);
 }
 

@@ -99,15 +99,19 @@ glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other
 // Whether two capsules' centres are the same point: their contact tells no direction.
 bool same_centre(const gjk::Capsule& a, const gjk::Capsule& b) { return centre_of(a) == centre_of(b); }
 
+// Whether a query of `filter` within `box` may meet character `o`: its layers and its bounds, in
+// one test without a branch each, since among a crowd each is a coin toss.
+bool character_may_meet(const CapsuleObstacle& o, const QueryFilter& filter, const gjk::Aabb& box) {
+  const bool layered = (o.layers & filter.layer_mask) != 0;
+  return layered & gjk::capsule_bounds(o.capsule).overlaps_unbranched(box);
+}
+
 // Whether character `o` is in a query of `capsule` over `box` (its layers meet the filter's,
 // its bounds meet the box) and may come within `within` of it (m); then `d` is the two
 // capsules' closest points.
 bool character_in(const gjk::Capsule& capsule, const CapsuleObstacle& o, const gjk::Aabb& box,
                   const QueryFilter& filter, float within, gjk::SegmentPairClosest& d) {
-  const bool layered = (o.layers & filter.layer_mask) != 0;
-  if (!(layered & gjk::capsule_bounds(o.capsule).overlaps_unbranched(box)) ||
-      gjk::capsule_gap_surely_exceeds(capsule, o.capsule, within))
-    return false;
+  if (!character_may_meet(o, filter, box) || gjk::capsule_gap_surely_exceeds(capsule, o.capsule, within)) return false;
   d = gjk::closest_points(capsule.segment, o.capsule.segment);
   return true;
 }
@@ -357,10 +361,7 @@ bool NearbyPieces::meets_any(const gjk::Aabb& reach_box, const QueryFilter& filt
       return true;
   // The characters are a handful, each a coin toss: tested all, without a branch each.
   bool met = false;
-  for (const CapsuleObstacle& o : characters_) {
-    const bool layered = (o.layers & filter.layer_mask) != 0;
-    met |= layered & gjk::capsule_bounds(o.capsule).overlaps_unbranched(reach_box);
-  }
+  for (const CapsuleObstacle& o : characters_) met |= character_may_meet(o, filter, reach_box);
   return met;
 }
 
