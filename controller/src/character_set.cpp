@@ -217,6 +217,19 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   reach_[i] = {body.min - margin, body.max + margin};
 }
 
+// Writes into `into` (room for every character) the others whose padded box meets i's, in id
+// order, each tested; returns how many.
+std::size_t CharacterSet::candidates_among_all(std::size_t i, std::vector<std::uint32_t>& into) const {
+  const gjk::Aabb mine = padded_[i];
+  std::size_t count = 0;
+  for (std::uint32_t j = 0; j < characters_.size(); ++j) {
+    into[count] = j;
+    const bool meet = (j != i) & padded_[j].overlaps_unbranched(mine); // a coin toss: no branch
+    count += meet ? 1 : 0;
+  }
+  return count;
+}
+
 // Writes into `into` the others whose padded box meets i's, in id order, from the grid; returns
 // how many.
 std::size_t CharacterSet::grid_candidates(std::size_t i, std::vector<std::uint32_t>& into) const {
@@ -229,11 +242,7 @@ std::size_t CharacterSet::grid_candidates(std::size_t i, std::vector<std::uint32
   };
   const gjk::Aabb mine = padded_[i];
   if (!mine.valid()) return 0; // a removed one's empty reach: its cell range would run backward
-  if (cell_of_[i] == k_no_cell) {
-    for (std::size_t j = 0; j < characters_.size(); ++j)
-      consider(static_cast<std::uint32_t>(j), j != i && padded_[j].overlaps_unbranched(mine)); // rare: no grid cell
-    return count;
-  }
+  if (cell_of_[i] == k_no_cell) return candidates_among_all(i, into); // rare: no grid cell
   // The cells from one before the low corner's to the high corner's: up to 3 x 3, a row of which
   // is one run of in_cells_. The three runs are walked as one: a loop per run mispredicted its
   // few trips.
@@ -273,15 +282,8 @@ void CharacterSet::renew_candidates() {
 // a test more, never a neighbour less). The grid is left as it was, used only by a renewal.
 void CharacterSet::reseat(std::uint32_t i) {
   padded_[i] = reach_[i].expanded(pad_);
-  const gjk::Aabb mine = padded_[i];
-  const std::size_t n = characters_.size();
-  found_.resize(n);
-  std::size_t count = 0;
-  for (std::uint32_t j = 0; j < n; ++j) {
-    found_[count] = j;
-    const bool meet = (j != i) & padded_[j].overlaps_unbranched(mine); // a coin toss: no branch
-    count += meet ? 1 : 0;
-  }
+  found_.resize(characters_.size());
+  const std::size_t count = candidates_among_all(i, found_);
   candidates_[i].assign(std::span(found_).first(count));
   std::vector<std::uint32_t> scratch;
   for (std::size_t k = 0; k < count; ++k) candidates_[found_[k]].insert(i, scratch);
@@ -292,7 +294,7 @@ void CharacterSet::reseat(std::uint32_t i) {
 // that lie in its reach, in the same order, but for those standing on i (carry_riders).
 void CharacterSet::gather_near(std::size_t i, bool renewed, std::vector<CapsuleObstacle>& obstacles) {
   thread_local std::vector<std::uint32_t> found; // one warm buffer per thread
-  // Room for every candidate: a character is one of the candidates or of the roamers, once.
+  // Room for every candidate: each other character at most once.
   if (found.size() < characters_.size()) found.resize(characters_.size());
   std::size_t count = 0;
   const auto consider = [&](std::uint32_t j, bool keep) {

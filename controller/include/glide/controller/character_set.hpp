@@ -198,6 +198,7 @@ private:
   void place_noticed(std::span<const glm::vec3> velocities, float dt);
   void prepare(std::size_t i, const glm::vec3& input, float dt);
   void build_grid();
+  std::size_t candidates_among_all(std::size_t i, std::vector<std::uint32_t>& into) const;
   std::size_t grid_candidates(std::size_t i, std::vector<std::uint32_t>& into) const;
   void renew_candidates();
   void reseat(std::uint32_t i);
