@@ -61,7 +61,6 @@ CharacterId CharacterSet::add(const ControllerSettings& settings, const glm::vec
   if (id == characters_.size()) {
     checkpoints_.push_back(c.controller->checkpoint());
     results_.push_back({result});
-    near_.emplace_back();
     characters_.push_back(std::move(c));
   } else {
     checkpoints_[id] = c.controller->checkpoint();

@@ -97,7 +97,10 @@ void CharacterSet::build_grid() {
   float body_size = 0.f;
   gjk::Aabb all;
   for (std::size_t i = 0; i < n; ++i) {
-    body_size = std::max(body_size, bodies_[i]);
+    if (start_boxes_[i].valid()) {
+      const glm::vec3 size = start_boxes_[i].max - start_boxes_[i].min;
+      body_size = std::max({body_size, size.x, size.y, size.z});
+    }
     all.min = glm::min(all.min, padded_[i].min);
     all.max = glm::max(all.max, padded_[i].max);
   }
@@ -172,7 +175,7 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
     start_[i] = {k.capsule_at(k.position_), glm::vec3(0.f), 0u, CharacterId{static_cast<std::uint32_t>(i)}};
     masks_[i] = 0u;
     filtered_[i] = 0;
-    bodies_[i] = 0.f;
+    start_boxes_[i] = gjk::Aabb{};
     reach_[i] = gjk::Aabb{};
     return;
   }
@@ -201,8 +204,7 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   const float motion = (glm::length(effective_[i]) + carried) * dt;
   const float vertical = s.step_height + s.floor_snap_distance;
   const gjk::Aabb body = gjk::capsule_bounds(start_[i].capsule);
-  const glm::vec3 size = body.max - body.min;
-  bodies_[i] = std::max({size.x, size.y, size.z});
+  start_boxes_[i] = body;
   if (k.seen_revision_ != world_->revision()) {
     // Pieces moved since its last move: a ride or a push may carry it, by more than its motion.
     reach_[i] = body.expanded(motion + vertical + s.step_min_forward + 4.f * s.skin_width);
@@ -266,7 +268,7 @@ std::size_t CharacterSet::grid_candidates(std::size_t i, std::vector<std::uint32
 }
 
 // Every reach grown by the pad, and the grid over those boxes; each one's candidates are then
-// found in the moves' pass (gather_near), in parallel.
+// found from it in parallel (renew_candidates_of).
 void CharacterSet::renew_candidates() {
   float radius = 0.f;
   for (const CapsuleObstacle& o : start_) radius = std::max(radius, o.capsule.radius);
@@ -289,27 +291,21 @@ void CharacterSet::reseat(std::uint32_t i) {
   for (std::size_t k = 0; k < count; ++k) candidates_[found_[k]].insert(i, scratch);
 }
 
-// The others whose reach meets i's, in id order, as near_[i] (its candidates first renewed from
-// the grid when `renewed`); and appended to `obstacles`, the start capsules of those i meets
-// that lie in its reach, in the same order, but for those standing on i (carry_riders).
-void CharacterSet::gather_near(std::size_t i, bool renewed, std::vector<CapsuleObstacle>& obstacles) {
+// Character i's candidates renewed from the grid (in id order).
+void CharacterSet::renew_candidates_of(std::size_t i) {
   thread_local std::vector<std::uint32_t> found; // one warm buffer per thread
   // Room for every candidate: each other character at most once.
   if (found.size() < characters_.size()) found.resize(characters_.size());
-  std::size_t count = 0;
-  const auto consider = [&](std::uint32_t j, bool keep) {
-    found[count] = j;
-    count += keep ? 1 : 0;
-  };
+  candidates_[i].assign(std::span(found).first(grid_candidates(i, found)));
+}
+
+// Appends to `obstacles` the start capsules of the candidates i meets that lie in its reach, in
+// id order, but for those standing on i (carry_riders). A start capsule lies in its own
+// character's reach, so these are among the others whose reach meets i's.
+void CharacterSet::select_obstacles(std::size_t i, std::vector<CapsuleObstacle>& obstacles) const {
   const gjk::Aabb mine = reach_[i];
-  if (renewed) candidates_[i].assign(std::span(found).first(grid_candidates(i, found)));
-  for (const std::uint32_t j : candidates_[i].ids()) consider(j, reach_[j].overlaps_unbranched(mine));
-  near_[i].assign(std::span(found).first(count));
-  // Only the capsules inside i's reach: its move's queries stay inside it (else the move is
-  // made again), so each query would skip the others, after a test of its own.
-  for (const std::uint32_t j : near_[i].ids())
-    if (meets(i, j) && stands_on_[j] != i && gjk::capsule_bounds(start_[j].capsule).overlaps_unbranched(mine))
-      obstacles.push_back(start_[j]);
+  for (const std::uint32_t j : candidates_[i].ids())
+    if (start_boxes_[j].overlaps_unbranched(mine) && meets(i, j) && stands_on_[j] != i) obstacles.push_back(start_[j]);
 }
 
 // One character's first move, against the others' start-of-frame capsules whose reach meets
@@ -366,7 +362,8 @@ void CharacterSet::note_velocity(std::size_t i, const glm::vec3& displacement, f
 // Runs `act` for character i against the others' current capsules (but those standing on it when
 // `past_riders`: it carries them after), and returns whether a try went beyond its region (then
 // `act` ran again in a wider one after `retry`). Within its reach they are those of its
-// neighbours and of the characters whose moves left their reach; a query that leaves even that
+// candidates and of the characters whose moves left their reach (a candidate whose reach misses
+// i's stands outside i's reach, where the queries do not go); a query that leaves even that
 // region is made again against every character in a wider one.
 template <class Act, class Retry>
 bool CharacterSet::against_others_now(std::size_t i, bool past_riders, Act act, Retry retry) {
@@ -385,12 +382,12 @@ bool CharacterSet::against_others_now(std::size_t i, bool past_riders, Act act, 
     if (attempt == 0) {
       // Both lists ascend: merged, the obstacles stay in id order.
       std::size_t a = 0, b = 0;
-      const std::span<const std::uint32_t> near = near_[i].ids();
-      while (a < near.size() || b < left_.size()) {
-        const bool from_near = b == left_.size() || (a < near.size() && near[a] <= left_[b]);
-        const std::uint32_t j = from_near ? near[a] : left_[b];
-        if (from_near) ++a;
-        if (!from_near || (b < left_.size() && left_[b] == j)) ++b;
+      const std::span<const std::uint32_t> candidates = candidates_[i].ids();
+      while (a < candidates.size() || b < left_.size()) {
+        const bool from_candidates = b == left_.size() || (a < candidates.size() && candidates[a] <= left_[b]);
+        const std::uint32_t j = from_candidates ? candidates[a] : left_[b];
+        if (from_candidates) ++a;
+        if (!from_candidates || (b < left_.size() && left_[b] == j)) ++b;
         take(j);
       }
     } else {
@@ -463,7 +460,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   walk_.resize(n);
   start_.resize(n);
   reach_.resize(n);
-  bodies_.resize(n);
+  start_boxes_.resize(n);
   masks_.resize(n);
   filtered_.resize(n);
   refused_.assign(n, 0);
@@ -525,19 +522,11 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   redo_.resize(n);
 
   run(n, [&](std::size_t begin, std::size_t end) {
-    // The range's neighbours first, in one pass over the grid and the start capsules that keeps
-    // them in cache (a move in between evicted them: a third of what collision added to a
-    // frame of 10,000 was waiting on those reads), then its moves, each reading its obstacles
-    // in order. One warm buffer per thread.
+    // Each move's obstacles are picked from its candidates just before it (a candidate or two
+    // in a walking crowd; the candidates first renewed from the grid when `renewed`), their
+    // start capsules fetched a few characters ahead, as the controllers are. One warm buffer
+    // per thread.
     thread_local std::vector<CapsuleObstacle> obstacles;
-    thread_local std::vector<std::size_t> first; // where each one's obstacles start in `obstacles`
-    obstacles.clear();
-    first.clear();
-    for (std::size_t i = begin; i < end; ++i) {
-      first.push_back(obstacles.size());
-      gather_near(i, renewed, obstacles);
-    }
-    first.push_back(obstacles.size());
     for (std::size_t i = begin; i < end; ++i) {
       if (i + k_prefetch_ahead < end) {
         // The dense array too: so much happens between two characters that the hardware's
@@ -546,6 +535,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
         const Controller& ahead = *characters_[i + k_prefetch_ahead].controller;
         prefetch(ahead, ahead.hot_bytes());
         prefetch_result(results_[i + k_prefetch_ahead].result);
+        for (const std::uint32_t j : candidates_[i + k_prefetch_ahead].ids()) __builtin_prefetch(&start_[j]);
       }
       if (i + k_prefetch_pieces_ahead < end) characters_[i + k_prefetch_pieces_ahead].controller->prefetch_move_data();
       Controller& k = *characters_[i].controller;
@@ -555,8 +545,10 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
         continue;
       }
       k.checkpoint(checkpoints_[i]);
-      const std::size_t at = i - begin;
-      move_first(i, std::span(obstacles).subspan(first[at], first[at + 1] - first[at]), velocities[i], dt);
+      if (renewed) renew_candidates_of(i);
+      obstacles.clear();
+      select_obstacles(i, obstacles);
+      move_first(i, obstacles, velocities[i], dt);
       now_[i] = k.capsule_at(k.position_);
     }
   });
@@ -566,10 +558,14 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   // Which moves ended overlapping another's: each character decides for itself, symmetrically.
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      if (i + k_prefetch_ahead < end) __builtin_prefetch(&near_[i + k_prefetch_ahead]);
+      if (i + k_prefetch_ahead < end) __builtin_prefetch(&candidates_[i + k_prefetch_ahead]);
       if (redo_[i] != 0) continue;
       const gjk::Capsule& mine = now_[i];
-      for (const std::uint32_t j : near_[i].ids()) {
+      const gjk::Aabb reach = reach_[i];
+      // The candidates whose reach meets i's: only they can end where i does, but for those
+      // whose moves left their reach, which are made again anyway.
+      for (const std::uint32_t j : candidates_[i].ids()) {
+        if (!reach_[j].overlaps_unbranched(reach)) continue;
         if (!meets(i, j) && !meets(j, static_cast<std::uint32_t>(i))) continue;
         const gjk::Capsule& theirs = now_[j];
         if (!gjk::capsule_gap_surely_exceeds(mine, theirs, 0.f) &&

@@ -156,9 +156,8 @@ private:
   struct alignas(64) KeptResult {
     MoveResult result;
   };
-  // Other characters by index in ascending order (those whose reach meets a character's, or
-  // its candidates): a few held in place, so a pass over the crowd reads them in order, more on
-  // the heap.
+  // Other characters by index in ascending order (a character's candidates): a few held in
+  // place, so a pass over the crowd reads them in order, more on the heap.
   class NearList {
   public:
     void assign(std::span<const std::uint32_t> ids) {
@@ -202,7 +201,8 @@ private:
   std::size_t grid_candidates(std::size_t i, std::vector<std::uint32_t>& into) const;
   void renew_candidates();
   void reseat(std::uint32_t i);
-  void gather_near(std::size_t i, bool renewed, std::vector<CapsuleObstacle>& obstacles);
+  void renew_candidates_of(std::size_t i);
+  void select_obstacles(std::size_t i, std::vector<CapsuleObstacle>& obstacles) const;
   /// Whether character i meets another: the other's layers share a bit with i's mask and i's
   /// filter and listener let it in.
   bool meets(std::size_t i, const CapsuleObstacle& other) const {
@@ -244,7 +244,6 @@ private:
   /// Settings characters were added with, to share with the ones added later (none with filters).
   std::vector<std::shared_ptr<const ControllerSettings>> kept_settings_;
   std::vector<Character> characters_;
-  std::vector<NearList> near_;                      ///< by index
   std::vector<Controller::Checkpoint> checkpoints_; ///< before each one's first move, by index
   std::vector<KeptResult> results_;                 ///< by index
   std::vector<glm::vec3> effective_;                ///< each one's velocity this update: input, carry, pushes
@@ -255,7 +254,7 @@ private:
   std::vector<std::uint8_t> filtered_;              ///< who has a character_filter or a listener (1), by index
   std::vector<std::uint8_t> refused_;               ///< whose checks failed this update (1), by index
   std::vector<gjk::Aabb> reach_;                    ///< where each one's queries may go this update
-  std::vector<float> bodies_;                       ///< each one's widest extent of its start capsule's bounds (m)
+  std::vector<gjk::Aabb> start_boxes_;              ///< each one's start capsule's bounds (empty: removed)
   std::vector<std::uint8_t> redo_;                  ///< why each one's first move is made again (0: it is not)
   std::vector<std::uint32_t> redone_;               ///< whose first moves are made again, by index
   std::vector<std::uint32_t> left_;                 ///< whose moves left their reach, by index
