@@ -300,12 +300,19 @@ void CharacterSet::renew_candidates_of(std::size_t i) {
 }
 
 // Appends to `obstacles` the start capsules of the candidates i meets that lie in its reach, in
-// id order, but for those standing on i (carry_riders). A start capsule lies in its own
-// character's reach, so these are among the others whose reach meets i's.
-void CharacterSet::select_obstacles(std::size_t i, std::vector<CapsuleObstacle>& obstacles) const {
+// id order, but for those standing on i (carry_riders); and marks in near_[i] the candidates
+// whose reach meets i's (a start capsule lies in its own character's reach, so the obstacles are
+// among them).
+void CharacterSet::select_obstacles(std::size_t i, std::vector<CapsuleObstacle>& obstacles) {
   const gjk::Aabb mine = reach_[i];
-  for (const std::uint32_t j : candidates_[i].ids())
+  const std::span<const std::uint32_t> ids = candidates_[i].ids();
+  std::uint32_t near = 0;
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    const std::uint32_t j = ids[k];
+    near |= std::uint32_t{reach_[j].overlaps_unbranched(mine)} << (k % 32); // a coin toss: no branch
     if (start_boxes_[j].overlaps_unbranched(mine) && meets(i, j) && stands_on_[j] != i) obstacles.push_back(start_[j]);
+  }
+  near_[i] = ids.size() > 32 ? k_all_near : near;
 }
 
 // One character's first move, against the others' start-of-frame capsules whose reach meets
@@ -520,6 +527,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
     for (const std::uint32_t i : roamers_) reseat(i);
   now_.resize(n);
   redo_.resize(n);
+  near_.resize(n);
 
   run(n, [&](std::size_t begin, std::size_t end) {
     // Each move's obstacles are picked from its candidates just before it (a candidate or two
@@ -535,13 +543,17 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
         const Controller& ahead = *characters_[i + k_prefetch_ahead].controller;
         prefetch(ahead, ahead.hot_bytes());
         prefetch_result(results_[i + k_prefetch_ahead].result);
-        for (const std::uint32_t j : candidates_[i + k_prefetch_ahead].ids()) __builtin_prefetch(&start_[j]);
+        for (const std::uint32_t j : candidates_[i + k_prefetch_ahead].ids()) {
+          __builtin_prefetch(&reach_[j]);
+          __builtin_prefetch(&start_boxes_[j]);
+        }
       }
       if (i + k_prefetch_pieces_ahead < end) characters_[i + k_prefetch_pieces_ahead].controller->prefetch_move_data();
       Controller& k = *characters_[i].controller;
       if (characters_[i].removed) {
         now_[i] = start_[i].capsule;
         redo_[i] = 0;
+        near_[i] = 0;
         continue;
       }
       k.checkpoint(checkpoints_[i]);
@@ -555,23 +567,22 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
 
   carry_riders(dt);
 
-  // Which moves ended overlapping another's: each character decides for itself, symmetrically.
-  // Among its candidates, only those whose reach meets its own can end where it does (but for
-  // those whose moves left their reach, which are made again anyway); that is asked last, of the
-  // few pairs that overlap. The candidates' capsules are fetched a few characters ahead.
+  // Which moves ended overlapping another's: each character decides for itself, symmetrically,
+  // among the candidates whose reach meets its own (near_): only they can end where it does, but
+  // for those whose moves left their reach, which are made again anyway.
   run(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      if (i + 2 * k_prefetch_ahead < end) __builtin_prefetch(&candidates_[i + 2 * k_prefetch_ahead]);
-      if (i + k_prefetch_ahead < end)
-        for (const std::uint32_t j : candidates_[i + k_prefetch_ahead].ids()) __builtin_prefetch(&now_[j]);
-      if (redo_[i] != 0) continue;
+      if (i + k_prefetch_ahead < end) __builtin_prefetch(&candidates_[i + k_prefetch_ahead]);
+      if (redo_[i] != 0 || near_[i] == 0) continue;
       const gjk::Capsule& mine = now_[i];
-      for (const std::uint32_t j : candidates_[i].ids()) {
-        const gjk::Capsule& theirs = now_[j];
-        if (gjk::capsule_gap_surely_exceeds(mine, theirs, 0.f)) continue;
+      const std::span<const std::uint32_t> ids = candidates_[i].ids();
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        if (near_[i] != k_all_near && (near_[i] >> k & 1u) == 0) continue;
+        const std::uint32_t j = ids[k];
         if (!meets(i, j) && !meets(j, static_cast<std::uint32_t>(i))) continue;
-        if (gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius &&
-            reach_[j].overlaps(reach_[i])) {
+        const gjk::Capsule& theirs = now_[j];
+        if (!gjk::capsule_gap_surely_exceeds(mine, theirs, 0.f) &&
+            gjk::closest_points(mine.segment, theirs.segment).distance < mine.radius + theirs.radius) {
           redo_[i] = k_overlapped;
           std::atomic_ref<bool>(redo_any_).store(true, std::memory_order_relaxed);
           break;

@@ -202,7 +202,7 @@ private:
   void renew_candidates();
   void reseat(std::uint32_t i);
   void renew_candidates_of(std::size_t i);
-  void select_obstacles(std::size_t i, std::vector<CapsuleObstacle>& obstacles) const;
+  void select_obstacles(std::size_t i, std::vector<CapsuleObstacle>& obstacles);
   /// Whether character i meets another: the other's layers share a bit with i's mask and i's
   /// filter and listener let it in.
   bool meets(std::size_t i, const CapsuleObstacle& other) const {
@@ -273,8 +273,12 @@ private:
   // inside its grown box, the others it can meet are among its candidates. One that leaves it
   // roams: a few roamers are each given a grown box again and checked against everyone for their
   // candidates (reseat), more renew every list.
-  std::vector<gjk::Aabb> padded_;      ///< each one's reach when its candidates were found, grown by the pad
-  std::vector<NearList> candidates_;   ///< the others whose padded reach meets its own, by index
+  std::vector<gjk::Aabb> padded_;    ///< each one's reach when its candidates were found, grown by the pad
+  std::vector<NearList> candidates_; ///< the others whose padded reach meets its own, by index
+  /// Bit k: the k-th of its candidates has a reach that meets its own this update (k_all_near:
+  /// more than 32 candidates, each to be tested), by index.
+  std::vector<std::uint32_t> near_;
+  static constexpr std::uint32_t k_all_near = 0xffffffffu;
   std::vector<std::uint8_t> roaming_;  ///< whose reach left its padded box this update (1), by index
   std::vector<std::uint32_t> roamers_; ///< those, by index
   std::vector<std::uint32_t> found_;   ///< scratch of reseat
