@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -299,20 +300,30 @@ void CharacterSet::renew_candidates_of(std::size_t i) {
   candidates_[i].assign(std::span(found).first(grid_candidates(i, found)));
 }
 
-// Appends to `obstacles` the start capsules of the candidates i meets that lie in its reach, in
-// id order, but for those standing on i (carry_riders); and marks in near_[i] the candidates
-// whose reach meets i's (a start capsule lies in its own character's reach, so the obstacles are
-// among them).
-void CharacterSet::select_obstacles(std::size_t i, std::vector<CapsuleObstacle>& obstacles) {
+// Writes into `obstacles` (grown to room for every candidate) the start capsules of the
+// candidates i meets that lie in its reach, in id order, but for those standing on i
+// (carry_riders), and returns how many; and marks in near_[i] the candidates whose reach meets
+// i's (a start capsule lies in its own character's reach, so the obstacles are among them).
+// Each candidate is written and kept or dropped without a branch: a coin toss in a crowd.
+std::size_t CharacterSet::select_obstacles(std::size_t i, std::vector<CapsuleObstacle>& obstacles) {
   const gjk::Aabb mine = reach_[i];
   const std::span<const std::uint32_t> ids = candidates_[i].ids();
+  if (obstacles.size() < ids.size()) obstacles.resize(ids.size());
+  const std::uint32_t mask = masks_[i];
+  const bool filtered = filtered_[i] != 0;
   std::uint32_t near = 0;
+  std::size_t count = 0;
   for (std::size_t k = 0; k < ids.size(); ++k) {
     const std::uint32_t j = ids[k];
-    near |= std::uint32_t{reach_[j].overlaps_unbranched(mine)} << (k % 32); // a coin toss: no branch
-    if (start_boxes_[j].overlaps_unbranched(mine) && meets(i, j) && stands_on_[j] != i) obstacles.push_back(start_[j]);
+    near |= std::uint32_t{reach_[j].overlaps_unbranched(mine)} << (k % 32);
+    const CapsuleObstacle& o = start_[j];
+    obstacles[count] = o;
+    bool keep = start_boxes_[j].overlaps_unbranched(mine) & ((o.layers & mask) != 0) & (stands_on_[j] != i);
+    if (filtered && keep) keep = meets(i, o);
+    count += keep ? 1 : 0;
   }
   near_[i] = ids.size() > 32 ? k_all_near : near;
+  return count;
 }
 
 // One character's first move, against the others' start-of-frame capsules whose reach meets
@@ -543,7 +554,10 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
         const Controller& ahead = *characters_[i + k_prefetch_ahead].controller;
         prefetch(ahead, ahead.hot_bytes());
         prefetch_result(results_[i + k_prefetch_ahead].result);
-        for (const std::uint32_t j : candidates_[i + k_prefetch_ahead].ids()) {
+        // Its first two candidates' boxes, without a loop whose length a branch would guess
+        // (past the list's length, an id it held before, or 0: still a character's, of no use).
+        const NearList& near = candidates_[i + k_prefetch_ahead];
+        for (const std::uint32_t j : {near.held(0), near.held(1)}) {
           __builtin_prefetch(&reach_[j]);
           __builtin_prefetch(&start_boxes_[j]);
         }
@@ -558,9 +572,8 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
       }
       k.checkpoint(checkpoints_[i]);
       if (renewed) renew_candidates_of(i);
-      obstacles.clear();
-      select_obstacles(i, obstacles);
-      move_first(i, obstacles, velocities[i], dt);
+      const std::size_t count = select_obstacles(i, obstacles);
+      move_first(i, std::span(obstacles).first(count), velocities[i], dt);
       now_[i] = k.capsule_at(k.position_);
     }
   });
@@ -576,8 +589,13 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
       if (redo_[i] != 0 || near_[i] == 0) continue;
       const gjk::Capsule& mine = now_[i];
       const std::span<const std::uint32_t> ids = candidates_[i].ids();
-      for (std::size_t k = 0; k < ids.size(); ++k) {
-        if (near_[i] != k_all_near && (near_[i] >> k & 1u) == 0) continue;
+      const bool all = near_[i] == k_all_near;
+      // The marked candidates, one bit after another (all of a list too long for the bits).
+      for (std::uint32_t bits = near_[i], k = 0; all ? k < ids.size() : bits != 0; ++k) {
+        if (!all) {
+          k = static_cast<std::uint32_t>(std::countr_zero(bits));
+          bits &= bits - 1;
+        }
         const std::uint32_t j = ids[k];
         if (!meets(i, j) && !meets(j, static_cast<std::uint32_t>(i))) continue;
         const gjk::Capsule& theirs = now_[j];

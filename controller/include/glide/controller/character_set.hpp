@@ -167,6 +167,8 @@ private:
       else
         spilled_.assign(ids.begin(), ids.end());
     }
+    /// The k-th id held in place (k < 9): past the list's length, a stale id or 0.
+    std::uint32_t held(std::size_t k) const { return held_[k]; }
     std::span<const std::uint32_t> ids() const {
       return count_ <= held_.size() ? std::span<const std::uint32_t>(held_.data(), count_)
                                     : std::span<const std::uint32_t>(spilled_);
@@ -202,7 +204,7 @@ private:
   void renew_candidates();
   void reseat(std::uint32_t i);
   void renew_candidates_of(std::size_t i);
-  void select_obstacles(std::size_t i, std::vector<CapsuleObstacle>& obstacles);
+  std::size_t select_obstacles(std::size_t i, std::vector<CapsuleObstacle>& obstacles);
   /// Whether character i meets another: the other's layers share a bit with i's mask and i's
   /// filter and listener let it in.
   bool meets(std::size_t i, const CapsuleObstacle& other) const {
