@@ -318,7 +318,8 @@ std::size_t CharacterSet::select_obstacles(std::size_t i, std::vector<CapsuleObs
     near |= std::uint32_t{reach_[j].overlaps_unbranched(mine)} << (k % 32);
     const CapsuleObstacle& o = start_[j];
     obstacles[count] = o;
-    bool keep = start_boxes_[j].overlaps_unbranched(mine) & ((o.layers & mask) != 0) & (stands_on_[j] != i);
+    bool keep =
+        (int{start_boxes_[j].overlaps_unbranched(mine)} & int{(o.layers & mask) != 0} & int{stands_on_[j] != i}) != 0;
     if (filtered && keep) keep = meets(i, o);
     count += keep ? 1 : 0;
   }
