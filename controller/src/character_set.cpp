@@ -543,9 +543,9 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
 
   run(n, [&](std::size_t begin, std::size_t end) {
     // Each move's obstacles are picked from its candidates just before it (a candidate or two
-    // in a walking crowd; the candidates first renewed from the grid when `renewed`), their
-    // start capsules fetched a few characters ahead, as the controllers are. One warm buffer
-    // per thread.
+    // in a walking crowd; the candidates first renewed from the grid when `renewed`), the
+    // first two candidates' boxes fetched a few characters ahead, as the controllers are. One
+    // warm buffer per thread.
     thread_local std::vector<CapsuleObstacle> obstacles;
     for (std::size_t i = begin; i < end; ++i) {
       if (i + k_prefetch_ahead < end) {
