@@ -106,7 +106,7 @@ void CharacterSet::notice_placed() {
 void CharacterSet::place_noticed(std::span<const glm::vec3> velocities, float dt) {
   for (std::size_t i = 0; i < characters_.size(); ++i)
     if (noticed_[i] != 0) placed_.push_back(static_cast<std::uint32_t>(i));
-  ground_placed_among(start_, reach_); // each one's reach holds its start capsule
+  ground_placed_among(start_, start_boxes_);
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     if (noticed_[i] == 0) continue;
     prepare(i, velocities[i], dt);
@@ -166,7 +166,7 @@ void CharacterSet::ground_placed() {
 }
 
 // ground_placed's work, with every character's capsule where it stands (`here`, by index) and
-// a box holding its bounds (`boxes`). The others near each placed one are those whose box meets
+// its bounds (`boxes`). The others near each placed one are those whose box meets
 // its own, tested one by one for a few placed (a teleport), and found by a sweep over the boxes
 // along the axis the crowd spreads most along for many (a crowd added).
 void CharacterSet::ground_placed_among(std::span<const CapsuleObstacle> here, std::span<const gjk::Aabb> boxes) {
@@ -197,9 +197,7 @@ void CharacterSet::ground_placed_among(std::span<const CapsuleObstacle> here, st
     others.clear();
     const auto consider = [&](std::uint32_t j) {
       const CapsuleObstacle& o = here[j];
-      if (j != i && gjk::capsule_bounds(o.capsule).overlaps(look) && (o.layers & k.settings().layer_mask) != 0 &&
-          k.accepts_character(o.id))
-        others.push_back(o);
+      if (j != i && (o.layers & k.settings().layer_mask) != 0 && k.accepts_character(o.id)) others.push_back(o);
     };
     if (sorted.empty()) {
       for (std::uint32_t j = 0; j < n; ++j)
