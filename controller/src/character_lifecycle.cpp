@@ -166,9 +166,9 @@ void CharacterSet::ground_placed() {
 }
 
 // ground_placed's work, with every character's capsule where it stands (`here`, by index) and
-// its bounds (`boxes`). The others near each placed one are those whose box meets
-// its own, tested one by one for a few placed (a teleport), and found by a sweep over the boxes
-// along the axis the crowd spreads most along for many (a crowd added).
+// its bounds (`boxes`). The others near each placed one are those whose box meets its own, tested
+// one by one for a few placed (a teleport), and found by a sweep over the boxes along the axis
+// the crowd spreads most along for many (a crowd added).
 void CharacterSet::ground_placed_among(std::span<const CapsuleObstacle> here, std::span<const gjk::Aabb> boxes) {
   const std::size_t n = characters_.size();
   std::vector<std::pair<float, std::uint32_t>> sorted; // low end of the boxes along the axis, index
@@ -182,7 +182,7 @@ void CharacterSet::ground_placed_among(std::span<const CapsuleObstacle> here, st
     axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : spread.y >= spread.z ? 1 : 2;
     sorted.reserve(n);
     for (std::size_t j = 0; j < n; ++j) {
-      if (!boxes[j].valid()) continue; // a removed one's empty reach
+      if (!boxes[j].valid()) continue; // a removed one's empty box
       sorted.push_back({boxes[j].min[axis], static_cast<std::uint32_t>(j)});
       widest = std::max(widest, boxes[j].max[axis] - boxes[j].min[axis]);
     }
@@ -193,7 +193,7 @@ void CharacterSet::ground_placed_among(std::span<const CapsuleObstacle> here, st
     if (characters_[i].removed) continue;
     Controller& k = *characters_[i].controller;
     characters_[i].teleports_seen = k.teleports_;
-    const gjk::Aabb look = gjk::capsule_bounds(here[i].capsule).expanded(k_ground_look_skins * k.settings().skin_width);
+    const gjk::Aabb look = boxes[i].expanded(k_ground_look_skins * k.settings().skin_width);
     others.clear();
     const auto consider = [&](std::uint32_t j) {
       const CapsuleObstacle& o = here[j];
