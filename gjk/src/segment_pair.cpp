@@ -115,15 +115,62 @@ double swept_entry(const D3& p1, const D3& q1, const D3& p2, const D3& q2, const
   return t;
 }
 
+// Whether both segments lie exactly along y (characters standing upright with the default up):
+// their distance then splits into a level one and one along y.
+bool upright(const Segment& a, const Segment& b) {
+  return (int{a.a.x == a.b.x} & int{a.a.z == a.b.z} & int{b.a.x == b.b.x} & int{b.a.z == b.b.z}) != 0;
+}
+
+// closest_double for two segments along y (p1 q1 and p2 q2 level with each other at each end):
+// the height on the second nearest p1's, then the height on the first nearest that, the pair
+// closest_double picks for parallel segments. The parameters are left at 0.
+Closest closest_upright(const D3& p1, const D3& q1, const D3& p2, const D3& q2) {
+  const double on_b = std::clamp(p1.y, std::min(p2.y, q2.y), std::max(p2.y, q2.y));
+  const double on_a = std::clamp(on_b, std::min(p1.y, q1.y), std::max(p1.y, q1.y));
+  return {0.0, 0.0, D3(p1.x, on_a, p1.z), D3(p2.x, on_b, p2.z)};
+}
+
+// swept_entry for two segments along y: the set {still point - moving point} is a segment along
+// y, so the cylinder around it is a circle seen from above.
+double swept_entry_upright(const D3& p1, const D3& q1, const D3& p2, const D3& q2, const D3& m, double r) {
+  const double r2 = r * r, mm = glm::dot(m, m);
+  const double x = p2.x - p1.x, z = p2.z - p1.z; // differences of floats: exact at any offset
+  const double low = std::min(p2.y, q2.y) - std::max(p1.y, q1.y), high = std::max(p2.y, q2.y) - std::min(p1.y, q1.y);
+  double t = std::min(ball_entry(m, mm, D3(x, low, z), r2), ball_entry(m, mm, D3(x, high, z), r2));
+  // The side: |t * level(m) - (x, z)| = r, where t * m.y lies between low and high.
+  const double level = m.x * m.x + m.z * m.z, closing = m.x * x + m.z * z, cc = x * x + z * z - r2;
+  if (closing > 0.0 && cc > 0.0) {
+    const double disc = closing * closing - level * cc;
+    if (disc >= 0.0) {
+      const double side = cc / (closing + std::sqrt(disc));
+      const double along = m.y * side;
+      if (along >= low && along <= high) t = std::min(t, side);
+    }
+  }
+  return t;
+}
+
 } // namespace
 
 SegmentPairClosest closest_points(const Segment& a, const Segment& b) {
-  const Closest c = closest_double(to_d(a.a), to_d(a.b), to_d(b.a), to_d(b.b));
+  const bool level = upright(a, b);
+  const Closest c = level ? closest_upright(to_d(a.a), to_d(a.b), to_d(b.a), to_d(b.b))
+                          : closest_double(to_d(a.a), to_d(a.b), to_d(b.a), to_d(b.b));
   SegmentPairClosest out;
   out.point_a = glm::vec3(c.pa);
   out.point_b = glm::vec3(c.pb);
-  out.s = static_cast<float>(c.s);
-  out.t = static_cast<float>(c.t);
+  if (level) {
+    // closest_upright leaves the parameters out: a time of impact needs only the points. Most
+    // often the first's point is its first end (s = 0), as where the segments overlap in height.
+    const auto along = [](double y, float from, float to) {
+      return y != from ? (y - from) / (double(to) - from) : 0.0; // y == from where from == to
+    };
+    out.s = static_cast<float>(along(c.pa.y, a.a.y, a.b.y));
+    out.t = static_cast<float>(along(c.pb.y, b.a.y, b.b.y));
+  } else {
+    out.s = static_cast<float>(c.s);
+    out.t = static_cast<float>(c.t);
+  }
   out.distance = static_cast<float>(glm::length(c.pa - c.pb));
   return out;
 }
@@ -134,8 +181,11 @@ namespace {
 struct Pair {
   D3 p1, q1, p2, q2, m;
   double reach, tol, still_radius;
+  bool level; ///< both segments along y: closest_upright and swept_entry_upright answer
 
-  Closest at(double t) const { return closest_double(p1 + m * t, q1 + m * t, p2, q2); }
+  Closest at(double t) const {
+    return level ? closest_upright(p1 + m * t, q1 + m * t, p2, q2) : closest_double(p1 + m * t, q1 + m * t, p2, q2);
+  }
   double gap(const Closest& c) const { return glm::length(c.pa - c.pb) - reach; }
   // d/dt |pa - pb| has the sign of dot(motion, pa - pb) (envelope theorem).
   bool closing(const Closest& c) const { return glm::dot(m, c.pa - c.pb) < 0.0; }
@@ -194,7 +244,8 @@ struct Pair {
   [[gnu::noinline]] CapsulePairHit approach(double gap0, double speed) const {
     // The closed form: the first time the gap is the tolerance. Checked against the segment
     // distance there; where rounding leaves it off (nearly parallel segments), advancement.
-    const double entry = swept_entry(p1, q1, p2, q2, m, reach + tol);
+    const double entry =
+        level ? swept_entry_upright(p1, q1, p2, q2, m, reach + tol) : swept_entry(p1, q1, p2, q2, m, reach + tol);
     if (entry > 1.0) return {};
     const Closest c = at(entry);
     const double gap_entry = gap(c);
@@ -215,7 +266,7 @@ struct Pair {
 CapsulePairHit time_of_impact(const Capsule& moving, const glm::vec3& motion, const Capsule& still, float tolerance) {
   const Pair pair{to_d(moving.segment.a), to_d(moving.segment.b), to_d(still.segment.a),
                   to_d(still.segment.b),  to_d(motion),           double(moving.radius) + double(still.radius),
-                  double(tolerance),      double(still.radius)};
+                  double(tolerance),      double(still.radius),   upright(moving.segment, still.segment)};
   const Closest c = pair.at(0.0);
   const double gap = pair.gap(c);
   if (gap <= pair.tol) return pair.report(0.0, c);

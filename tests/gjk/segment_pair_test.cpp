@@ -5,6 +5,7 @@
 #include <glide/gjk/segment_pair.hpp>
 
 #include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -476,4 +477,85 @@ TEST_CASE("upright segments side by side meet along a level normal") {
   CHECK(checked > 20000);
   CHECK(steep == 0);
   CHECK(worst < 1e-5f);
+}
+
+TEST_CASE("upright capsule pairs: the level solution agrees with the pair turned off the vertical and the oracle") {
+  // Both segments exactly along y (characters standing with the default up) take a solution of
+  // their own. Side by side, stacked, partly overlapping in height, end to end, pressed, points
+  // and rays, near the origin and 1e4 m out. Near the origin the same pair turned 0.3 rad about
+  // a slanted axis (the general solution) must agree: the same verdict but where the gap passes
+  // within rounding of the tolerance, the same time and the same normal turned alike.
+  const float tolerance = 1e-4f;
+  const glm::dquat turn = glm::angleAxis(0.3, glm::normalize(glm::dvec3(0.3, 0.8, -0.5)));
+  std::mt19937 rng(20261203);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  int hits = 0, compared = 0, mismatched = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const int kind = i % 5; // 0 side by side, 1 stacked, 2 partly level, 3 points, 4 pressed
+    const float offset = i % 4 == 3 ? 1e4f : 0.f;
+    const glm::vec3 base(offset + u(rng), 0.5f * offset + u(rng), -offset + u(rng));
+    const float h1 = kind == 3 ? 0.f : 0.5f + std::abs(u(rng)), h2 = kind == 3 ? 0.f : 0.5f + std::abs(u(rng));
+    const float r1 = 0.2f + 0.2f * std::abs(u(rng)), r2 = i % 7 == 0 ? 0.f : 0.2f + 0.2f * std::abs(u(rng));
+    const glm::vec3 foot2 = base;
+    glm::vec3 foot1 = base + glm::vec3(2.f * u(rng), 0.f, 2.f * u(rng));
+    if (kind == 1) foot1 = base + glm::vec3(0.3f * u(rng), h2 + r1 + r2 + std::abs(u(rng)), 0.3f * u(rng));
+    if (kind == 2) foot1.y += (h2 + 0.5f) * u(rng);
+    Capsule still{{foot2, foot2 + glm::vec3(0.f, h2, 0.f)}, r2};
+    Capsule moving{{foot1, foot1 + glm::vec3(0.f, h1, 0.f)}, r1};
+    if (i % 2 == 1) std::swap(moving.segment.a, moving.segment.b);
+    const glm::vec3 aim = 0.5f * (still.segment.a + still.segment.b) - 0.5f * (moving.segment.a + moving.segment.b);
+    glm::vec3 motion = (aim + (r1 + r2) * glm::vec3(u(rng), 0.5f * u(rng), u(rng))) * (0.6f + 0.6f * std::abs(u(rng)));
+    if (kind == 4) {
+      // Within the tolerance of touching across, moving anywhere.
+      const glm::vec3 across = glm::normalize(glm::vec3(u(rng), 0.f, u(rng)) + glm::vec3(1e-3f, 0.f, 0.f));
+      const glm::vec3 shift = foot2 + across * (r1 + r2 + 0.5f * tolerance * (u(rng) + 1.f)) - foot1;
+      moving.segment.a += glm::vec3(shift.x, 0.f, shift.z);
+      moving.segment.b += glm::vec3(shift.x, 0.f, shift.z);
+      moving.segment.a.y = foot2.y + 0.1f;
+      moving.segment.b.y = foot2.y + 0.1f + h1;
+      motion = glm::vec3(u(rng), u(rng), u(rng));
+    }
+    const glide::gjk::CapsulePairHit r = glide::gjk::time_of_impact(moving, motion, still, tolerance);
+    const auto [at_tolerance, contact, least] = first_times(moving, motion, still, tolerance);
+    const double extent = std::abs(offset) + 8.0, rounding = 4e-6 * extent;
+    const double length = std::max(1e-9, double(glm::length(motion)));
+    INFO("case " << i << " kind " << kind);
+    if (r.hit) {
+      ++hits;
+      CHECK(double(r.t) <= contact + rounding / length);
+      CHECK(double(r.t) >= at_tolerance - rounding / length);
+      CHECK(std::abs(glm::length(r.normal) - 1.f) <= 1e-5f);
+    } else {
+      CHECK(contact > 1.0);
+      CHECK(least >= tolerance - rounding);
+    }
+    if (kind == 4 && offset == 0.f) CHECK((r.hit && r.t == 0.f)); // 1e4 m out, floats space 1e-3 m apart
+    const glide::gjk::SegmentPairClosest c = glide::gjk::closest_points(moving.segment, still.segment);
+    CHECK(std::abs(double(c.distance) - oracle_distance(moving.segment, still.segment)) <= rounding);
+    CHECK(glm::length(moving.segment.a + c.s * (moving.segment.b - moving.segment.a) - c.point_a) <= rounding);
+    CHECK(glm::length(still.segment.a + c.t * (still.segment.b - still.segment.a) - c.point_b) <= rounding);
+    if (offset != 0.f) continue;
+    // The same pair turned about the still capsule's foot: no longer along y.
+    const auto turned = [&](const glm::vec3& p) { return glm::vec3(D3(foot2) + turn * (D3(p) - D3(foot2))); };
+    const Capsule moving_t{{turned(moving.segment.a), turned(moving.segment.b)}, moving.radius};
+    const Capsule still_t{{turned(still.segment.a), turned(still.segment.b)}, still.radius};
+    const glm::vec3 motion_t(turn * D3(motion));
+    const glide::gjk::CapsulePairHit rt = glide::gjk::time_of_impact(moving_t, motion_t, still_t, tolerance);
+    if (std::abs(least - tolerance) <= 2.0 * rounding) continue; // either verdict is right
+    ++compared;
+    if (r.hit != rt.hit) {
+      ++mismatched;
+      continue;
+    }
+    if (!r.hit) continue;
+    // Both between the first times the gap is the tolerance and zero (turning keeps distances).
+    CHECK(double(rt.t) <= contact + rounding / length);
+    CHECK(double(rt.t) >= at_tolerance - rounding / length);
+    if (r.t > 0.f && rt.t > 0.f && std::abs(r.t - rt.t) * length <= 1e-4)
+      CHECK(glm::length(glm::vec3(turn * D3(r.normal)) - rt.normal) <= 1e-3f);
+  }
+  MESSAGE("hits " << hits << ", compared with the turned pair " << compared);
+  CHECK(hits > 1000);
+  CHECK(compared > 2000);
+  CHECK(mismatched == 0);
 }
