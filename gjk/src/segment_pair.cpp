@@ -130,6 +130,11 @@ Closest closest_upright(const D3& p1, const D3& q1, const D3& p2, const D3& q2) 
   return {0.0, 0.0, D3(p1.x, on_a, p1.z), D3(p2.x, on_b, p2.z)};
 }
 
+// The closest points of the two segments: closest_upright's when `level` (both along y).
+Closest closest_of(bool level, const D3& p1, const D3& q1, const D3& p2, const D3& q2) {
+  return level ? closest_upright(p1, q1, p2, q2) : closest_double(p1, q1, p2, q2);
+}
+
 // swept_entry for two segments along y: the set {still point - moving point} is a segment along
 // y, so the cylinder around it is a circle seen from above.
 double swept_entry_upright(const D3& p1, const D3& q1, const D3& p2, const D3& q2, const D3& m, double r) {
@@ -154,8 +159,7 @@ double swept_entry_upright(const D3& p1, const D3& q1, const D3& p2, const D3& q
 
 SegmentPairClosest closest_points(const Segment& a, const Segment& b) {
   const bool level = upright(a, b);
-  const Closest c = level ? closest_upright(to_d(a.a), to_d(a.b), to_d(b.a), to_d(b.b))
-                          : closest_double(to_d(a.a), to_d(a.b), to_d(b.a), to_d(b.b));
+  const Closest c = closest_of(level, to_d(a.a), to_d(a.b), to_d(b.a), to_d(b.b));
   SegmentPairClosest out;
   out.point_a = glm::vec3(c.pa);
   out.point_b = glm::vec3(c.pb);
@@ -183,9 +187,7 @@ struct Pair {
   double reach, tol, still_radius;
   bool level; ///< both segments along y: closest_upright and swept_entry_upright answer
 
-  Closest at(double t) const {
-    return level ? closest_upright(p1 + m * t, q1 + m * t, p2, q2) : closest_double(p1 + m * t, q1 + m * t, p2, q2);
-  }
+  Closest at(double t) const { return closest_of(level, p1 + m * t, q1 + m * t, p2, q2); }
   double gap(const Closest& c) const { return glm::length(c.pa - c.pb) - reach; }
   // d/dt |pa - pb| has the sign of dot(motion, pa - pb) (envelope theorem).
   bool closing(const Closest& c) const { return glm::dot(m, c.pa - c.pb) < 0.0; }

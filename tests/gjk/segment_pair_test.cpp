@@ -484,7 +484,8 @@ TEST_CASE("upright capsule pairs: the level solution agrees with the pair turned
   // their own. Side by side, stacked, partly overlapping in height, end to end, pressed, points
   // and rays, near the origin and 1e4 m out. Near the origin the same pair turned 0.3 rad about
   // a slanted axis (the general solution) must agree: the same verdict but where the gap passes
-  // within rounding of the tolerance, the same time and the same normal turned alike.
+  // within rounding of the tolerance, both times between the oracle's first times at the
+  // tolerance and at contact, and the normal turned alike where the two times coincide.
   const float tolerance = 1e-4f;
   const glm::dquat turn = glm::angleAxis(0.3, glm::normalize(glm::dvec3(0.3, 0.8, -0.5)));
   std::mt19937 rng(20261203);
