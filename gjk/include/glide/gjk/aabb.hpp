@@ -5,7 +5,12 @@
 #include <glm/common.hpp>
 #include <glm/vec3.hpp>
 
+#include <cstddef>
 #include <limits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 GLIDE_GJK_FP_EXACT_BEGIN
 
@@ -33,10 +38,23 @@ struct Aabb {
   /// overlaps() as one test without branches, for loops where the answer is a coin toss: each
   /// of overlaps()'s early exits is a branch the predictor loses there.
   bool overlaps_unbranched(const Aabb& o) const {
+#if defined(__SSE2__)
+    // Six comparisons as two of four lanes: each box read as [min.x min.y min.z max.x] and, 8
+    // bytes on, [min.z max.x max.y max.z] turned to [max.x max.y max.z max.z]. The scalar
+    // comparisons took 20 instructions a test, a fifth of a crowd's neighbour search.
+    const auto low = [](const Aabb& b) { return _mm_loadu_ps(&b.min.x); };
+    const auto high = [](const Aabb& b) {
+      const __m128 v = _mm_loadu_ps(&b.min.z);
+      return _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 2, 1));
+    };
+    const __m128 both = _mm_and_ps(_mm_cmple_ps(low(*this), high(o)), _mm_cmple_ps(low(o), high(*this)));
+    return (_mm_movemask_ps(both) & 7) == 7;
+#else
     const int x = int{min.x <= o.max.x} & int{o.min.x <= max.x};
     const int y = int{min.y <= o.max.y} & int{o.min.y <= max.y};
     const int z = int{min.z <= o.max.z} & int{o.min.z <= max.z};
     return (x & y & z) != 0;
+#endif
   }
 
   bool contains(const glm::vec3& p) const {
@@ -73,6 +91,9 @@ struct Aabb {
 
 /// The smallest box enclosing both.
 inline Aabb merge(const Aabb& a, const Aabb& b) { return a.merged(b); }
+
+// overlaps_unbranched reads a box as 16 bytes from its start and 16 from 8 bytes on.
+static_assert(sizeof(Aabb) == 24 && offsetof(Aabb, max) == 12);
 
 } // namespace glide::gjk
 
