@@ -227,7 +227,7 @@ std::size_t CharacterSet::candidates_among_all(std::size_t i, std::vector<std::u
   std::size_t count = 0;
   for (std::uint32_t j = 0; j < characters_.size(); ++j) {
     into[count] = j;
-    const bool meet = (j != i) & padded_[j].overlaps_unbranched(mine); // a coin toss: no branch
+    const bool meet = (j != i) & padded_[j].overlaps_stored(mine); // a coin toss: no branch
     count += meet ? 1 : 0;
   }
   return count;
@@ -260,10 +260,10 @@ std::size_t CharacterSet::grid_candidates(std::size_t i, std::vector<std::uint32
   const std::uint32_t shift0 = from[0], shift1 = from[1] - length[0], shift2 = from[2] - first_two;
   for (std::uint32_t k = 0; k < total; ++k) {
     const std::uint32_t at = k + (k < length[0] ? shift0 : (k < first_two ? shift1 : shift2));
-    const bool meet = in_cells_[at].box.overlaps_unbranched(mine), other = in_cells_[at].index != i;
+    const bool meet = in_cells_[at].box.overlaps_stored(mine), other = in_cells_[at].index != i;
     consider(in_cells_[at].index, meet & other);
   }
-  for (const std::uint32_t j : oversized_) consider(j, padded_[j].overlaps_unbranched(mine));
+  for (const std::uint32_t j : oversized_) consider(j, padded_[j].overlaps_stored(mine));
   if (count > 1) std::sort(into.begin(), into.begin() + static_cast<std::ptrdiff_t>(count));
   return count;
 }
@@ -315,11 +315,11 @@ std::size_t CharacterSet::select_obstacles(std::size_t i, std::vector<CapsuleObs
   std::size_t count = 0;
   for (std::size_t k = 0; k < ids.size(); ++k) {
     const std::uint32_t j = ids[k];
-    near |= std::uint32_t{reach_[j].overlaps_unbranched(mine)} << (k % 32);
+    near |= std::uint32_t{reach_[j].overlaps_stored(mine)} << (k % 32);
     const CapsuleObstacle& o = start_[j];
     obstacles[count] = o;
     bool keep =
-        (int{start_boxes_[j].overlaps_unbranched(mine)} & int{(o.layers & mask) != 0} & int{stands_on_[j] != i}) != 0;
+        (int{start_boxes_[j].overlaps_stored(mine)} & int{(o.layers & mask) != 0} & int{stands_on_[j] != i}) != 0;
     if (filtered && keep) keep = meets(i, o);
     count += keep ? 1 : 0;
   }

@@ -178,7 +178,7 @@ float adversarial_coordinate(std::mt19937& rng) {
 
 } // namespace
 
-TEST_CASE("Aabb's select-instruction minima and maxima and its unbranched overlap answer as glm and overlaps()") {
+TEST_CASE("Aabb's select-instruction minima and maxima, and both branch-free overlap tests, as glm and overlaps()") {
   std::mt19937 rng(20261202);
   const auto point = [&] {
     return glm::vec3(adversarial_coordinate(rng), adversarial_coordinate(rng), adversarial_coordinate(rng));
@@ -198,6 +198,7 @@ TEST_CASE("Aabb's select-instruction minima and maxima and its unbranched overla
     const Aabb first = n % 4 == 0 ? box : Aabb{glm::min(a, b), glm::max(a, b)};
     const Aabb second = n % 4 == 1 ? Aabb{c, d} : Aabb{glm::min(c, d), glm::max(c, d)};
     REQUIRE(first.overlaps_unbranched(second) == first.overlaps(second));
+    REQUIRE(first.overlaps_stored(second) == first.overlaps(second));
     overlapping += first.overlaps(second) ? 1 : 0;
   }
   CHECK(overlapping > 1000); // both answers are exercised
