@@ -109,7 +109,7 @@ void CharacterSet::place_noticed(std::span<const glm::vec3> velocities, float dt
   ground_placed_among(start_, start_boxes_);
   for (std::size_t i = 0; i < characters_.size(); ++i) {
     if (noticed_[i] == 0) continue;
-    prepare(i, velocities[i], dt);
+    prepare_again(i, velocities[i], dt);
     if (!padded_[i].contains(reach_[i])) {
       roaming_[i] = 1;
       roamed_any_ = true;

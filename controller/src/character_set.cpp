@@ -227,6 +227,8 @@ void CharacterSet::prepare(std::size_t i, const glm::vec3& input, float dt) {
   reach_[i] = {body.min - margin, body.max + margin};
 }
 
+void CharacterSet::prepare_again(std::size_t i, const glm::vec3& input, float dt) { prepare(i, input, dt); }
+
 // Writes into `into` (room for every character) the others whose padded box meets i's, in id
 // order, each tested; returns how many.
 std::size_t CharacterSet::candidates_among_all(std::size_t i, std::vector<std::uint32_t>& into) const {
@@ -524,7 +526,7 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
   for (std::size_t i = 0; refused_any_ && i < n; ++i) {
     if (!refused_[i]) continue;
     try {
-      prepare(i, velocities[i], dt);
+      prepare_again(i, velocities[i], dt);
     } catch (const Error& e) {
       throw Error("CharacterSet::update: character " + std::to_string(i) + ": " + e.what());
     }

@@ -197,7 +197,10 @@ private:
   void ground_placed_among(std::span<const CapsuleObstacle> here, std::span<const gjk::Aabb> boxes);
   void notice_placed();
   void place_noticed(std::span<const glm::vec3> velocities, float dt);
-  void prepare(std::size_t i, const glm::vec3& input, float dt);
+  // Run once a character in the preparing pass, inlined there; prepare_again is the same, out of
+  // line, for the serial steps that prepare a character a second time.
+  [[gnu::always_inline]] inline void prepare(std::size_t i, const glm::vec3& input, float dt);
+  void prepare_again(std::size_t i, const glm::vec3& input, float dt);
   void build_grid();
   std::size_t candidates_among_all(std::size_t i, std::vector<std::uint32_t>& into) const;
   std::size_t grid_candidates(std::size_t i, std::vector<std::uint32_t>& into) const;
