@@ -172,13 +172,7 @@ glm::vec3 Controller::mesh_surface_normal(PieceId piece, std::uint32_t triangle,
   return best;
 }
 
-void Controller::check_move(const glm::vec3& velocity, float dt) const {
-  // Every check at once, with no message built: a crowd checks each character's move a frame.
-  const double x = velocity.x, y = velocity.y, z = velocity.z;
-  const double distance = std::sqrt(x * x + y * y + z * z) * dt; // NaN or infinite fails below
-  if (dt > 0.f && std::isfinite(dt) && distance <= limits::k_max_move_distance &&
-      limits::in_range(position_ + velocity * dt)) [[likely]]
-    return;
+void Controller::refuse_move(const glm::vec3& velocity, float dt) const {
   if (!finite(velocity)) throw Error("Controller::move: velocity " + to_string(velocity) + " is not finite");
   if (!std::isfinite(dt) || !(dt > 0.f))
     throw Error("Controller::move: dt = " + std::to_string(dt) + " must be positive and finite (s)");

@@ -2,6 +2,7 @@
 
 #include <glide/controller/controller_settings.hpp>
 #include <glide/gjk/shapes.hpp>
+#include <glide/limits.hpp>
 #include <glide/world/nearby_pieces.hpp>
 #include <glide/world/query_types.hpp>
 
@@ -213,8 +214,19 @@ private:
     __builtin_prefetch(trace_.iterations.data(), 1);
   }
   void rebase(); // follow_origin's work
-  /// Throws glide::Error, before anything changes, for a move Controller::move refuses.
-  void check_move(const glm::vec3& velocity, float dt) const;
+  /// Throws glide::Error, before anything changes, for a move Controller::move refuses: every
+  /// check at once, inline and with no message built (a crowd checks each character's move a
+  /// frame), and the one that failed named out of line.
+  void check_move(const glm::vec3& velocity, float dt) const {
+    const double x = velocity.x, y = velocity.y, z = velocity.z;
+    const double distance = std::sqrt(x * x + y * y + z * z) * dt; // NaN or infinite fails below
+    if (dt > 0.f && std::isfinite(dt) && distance <= limits::k_max_move_distance &&
+        limits::in_range(position_ + velocity * dt)) [[likely]]
+      return;
+    refuse_move(velocity, dt);
+  }
+  /// Throws glide::Error naming what check_move found wrong with the move.
+  void refuse_move(const glm::vec3& velocity, float dt) const;
   /// move's work, for a velocity check_move accepted with the origin followed, into `result`,
   /// whose fields before the hits hold their defaults and hit_count 0 (the hits beyond it are
   /// not read).
