@@ -63,14 +63,10 @@ Controller::Controller(std::shared_ptr<const ControllerSettings> settings, const
   seen_revision_ = world_->revision();
 }
 
-QueryFilter Controller::query_filter() const {
-  QueryFilter filter{settings_->layer_mask, {}};
-  if (settings_->filter || listener_) {
-    filter.accept = [this](PieceId id) {
-      return (!settings_->filter || settings_->filter(id)) && (!listener_ || listener_->validate(id));
-    };
-  }
-  return filter;
+QueryFilter Controller::filtered_query() const {
+  return {settings_->layer_mask, [this](PieceId id) {
+            return (!settings_->filter || settings_->filter(id)) && (!listener_ || listener_->validate(id));
+          }};
 }
 
 QueryFilter Controller::query_filter_except(PieceId piece) const {
@@ -108,10 +104,6 @@ float Controller::gather_margin(const glm::vec3& motion) const {
   constexpr float k_gather_motion_cap = 1.f; // (m)
   return std::min(glm::length(motion), k_gather_motion_cap) + settings_->step_height + settings_->step_min_forward +
          settings_->floor_snap_distance + 4.f * settings_->skin_width;
-}
-
-bool Controller::walkable(const glm::vec3& normal) const {
-  return glm::dot(normal, settings_->up) >= max_slope_cos_ - 1e-6f;
 }
 
 // The normal that decides walkability. The closest-points normal of a capsule resting on an

@@ -201,13 +201,9 @@ void World::move_piece(PieceId id, const gjk::Transform& pose, float dt) {
   placed(id);
 }
 
-const PieceMotion& World::motion(PieceId id) const { return piece(id).motion; }
-
 glm::vec3 World::point_velocity(PieceId id, const glm::vec3& point) const {
   return piece(id).motion.velocity_at(point);
 }
-
-bool World::contains(PieceId id) const { return id.value < pieces_.size() && pieces_[id.value].alive; }
 
 const World::Piece& World::piece(PieceId id) const {
   if (!contains(id)) throw Error("World: unknown or removed piece id " + std::to_string(id.value));

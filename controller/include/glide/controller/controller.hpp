@@ -235,14 +235,21 @@ private:
   /// Throws glide::Error, starting with `what`, unless velocity is finite and |velocity * dt|
   /// within limits::k_max_move_distance.
   static void check_motion(const glm::vec3& velocity, float dt, const char* what);
-  QueryFilter query_filter() const;
+  /// The settings' layer mask, and their filter and the listener's validate (when either is
+  /// set) as the accept predicate.
+  QueryFilter query_filter() const {
+    if (!settings_->filter && listener_ == nullptr) [[likely]]
+      return {settings_->layer_mask, {}};
+    return filtered_query();
+  }
+  QueryFilter filtered_query() const; // query_filter's accept predicate built
   /// query_filter() without one piece: the one a ride or a push moves along with.
   QueryFilter query_filter_except(PieceId piece) const;
   SweepSettings sweep_settings() const;
   SweepHit sweep(const glm::vec3& motion) const;
   /// The capsule the sweeps move: inflated by the skin, so a hit stops skin_width short.
   gjk::Capsule swept_capsule() const;
-  bool walkable(const glm::vec3& normal) const;
+  bool walkable(const glm::vec3& normal) const { return glm::dot(normal, settings_->up) >= max_slope_cos_ - 1e-6f; }
   /// Contacts closer than this are pushed back out to the skin (m): the skin less what a sweep's
   /// tolerance may leave, so a character ends at the skin whatever the frame rate.
   float recovery_gap() const { return settings_->skin_width - settings_->toi_tolerance; }

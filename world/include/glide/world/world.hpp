@@ -96,7 +96,9 @@ public:
   void move_piece(PieceId id, const gjk::Transform& pose, float dt);
   /// How a piece moved in its last move_piece; a still motion (from == to) for pieces never
   /// moved or last re-placed by set_piece_transform.
-  const PieceMotion& motion(PieceId id) const;
+  const PieceMotion& motion(PieceId id) const {
+    return contains(id) ? pieces_[id.value].motion : piece(id).motion; // piece() throws, naming the id
+  }
   /// Every live piece ever moved by move_piece or set_piece_transform, in the order of its
   /// first move: with motion(id).serial, what moved since a revision, without a look at the
   /// static pieces.
@@ -105,7 +107,7 @@ public:
   glm::vec3 point_velocity(PieceId id, const glm::vec3& point) const;
 
   std::size_t piece_count() const { return live_count_; }
-  bool contains(PieceId id) const;
+  bool contains(PieceId id) const { return id.value < pieces_.size() && pieces_[id.value].alive; }
   /// Look-ups; each throws glide::Error for an unknown or removed id (hull also for a mesh piece).
   const gjk::ConvexHull& hull(PieceId id) const;
   const gjk::Transform& transform(PieceId id) const;
