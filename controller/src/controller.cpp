@@ -36,8 +36,7 @@ void check_position(const glm::vec3& p, const char* what) {
 // velocity * dt in double: its float product may overflow where the inputs do not.
 void Controller::check_motion(const glm::vec3& velocity, float dt, const char* what) {
   if (!finite(velocity)) throw Error(std::string(what) + " " + to_string(velocity) + " is not finite");
-  const double x = velocity.x, y = velocity.y, z = velocity.z;
-  const double distance = std::sqrt(x * x + y * y + z * z) * dt;
+  const double distance = move_distance(velocity, dt);
   if (distance > limits::k_max_move_distance)
     throw Error(std::string(what) + " " + limits::vec_text(velocity) + " times dt " + limits::number_text(dt) +
                 " s moves " +

@@ -218,8 +218,7 @@ private:
   /// check at once, inline and with no message built (a crowd checks each character's move a
   /// frame), and the one that failed named out of line.
   void check_move(const glm::vec3& velocity, float dt) const {
-    const double x = velocity.x, y = velocity.y, z = velocity.z;
-    const double distance = std::sqrt(x * x + y * y + z * z) * dt; // NaN or infinite fails below
+    const double distance = move_distance(velocity, dt); // NaN or infinite fails below
     if (dt > 0.f && std::isfinite(dt) && distance <= limits::k_max_move_distance &&
         limits::in_range(position_ + velocity * dt)) [[likely]]
       return;
@@ -232,6 +231,11 @@ private:
   /// not read).
   void move_checked(const glm::vec3& velocity, float dt, MoveResult& result);
 
+  /// |velocity * dt| in double, as both checks of a move's length measure it (m).
+  static double move_distance(const glm::vec3& velocity, float dt) {
+    const double x = velocity.x, y = velocity.y, z = velocity.z;
+    return std::sqrt(x * x + y * y + z * z) * dt;
+  }
   /// Throws glide::Error, starting with `what`, unless velocity is finite and |velocity * dt|
   /// within limits::k_max_move_distance.
   static void check_motion(const glm::vec3& velocity, float dt, const char* what);
