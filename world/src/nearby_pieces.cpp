@@ -351,18 +351,18 @@ inline void NearbyPieces::hold(const World& world, const gjk::Aabb& box) {
   }
 }
 
-// Whether a held entry or a character may meet a sweep within `reach_box`: the bounds tests
-// sweep_capsule starts each of them with (terrain by its column, which holds a capsule buried
-// under it).
-bool NearbyPieces::meets_any(const gjk::Aabb& reach_box, const QueryFilter& filter) const {
+// Whether a held entry may meet a sweep within `reach_box`, else whether a character may: the
+// bounds tests sweep_capsule starts each of them with (terrain by its column, which holds a
+// capsule buried under it).
+NearbyPieces::SweepMeets NearbyPieces::meets_any(const gjk::Aabb& reach_box, const QueryFilter& filter) const {
   for (std::size_t i = 0; i < entries_.size(); ++i)
     if (overlaps_from_above(bounds_[i], reach_box) &&
         (entries_[i].target == HitTarget::terrain || bounds_[i].overlaps(reach_box)))
-      return true;
+      return SweepMeets::held;
   // The characters are a handful, each a coin toss: tested all, without a branch each.
   bool met = false;
   for (const CapsuleObstacle& o : characters_) met |= character_may_meet(o, filter, reach_box);
-  return met;
+  return met ? SweepMeets::characters : SweepMeets::nothing;
 }
 
 SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& capsule, const glm::vec3& motion,
@@ -373,8 +373,10 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   hold(world, reach_box);
   note_query(reach_box);
   // Most sweeps of a walk meet nothing held (the floor lies below the capsule's bounds): that
-  // is told before anything else is set up.
-  if (!meets_any(reach_box, filter)) return {};
+  // is told before anything else is set up. In a crowd many meet only characters: the held
+  // entries, none of which the sweep can meet, are then passed over.
+  const SweepMeets meets = meets_any(reach_box, filter);
+  if (meets == SweepMeets::nothing) return {};
   const gjk::ToiSettings toi = detail::toi_settings(settings);
   const float tie = std::max(0.f, detail::fraction_of(settings.tie_distance, motion));
   const float slack = detail::fraction_of(toi.tolerance, motion);
@@ -383,7 +385,8 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   detail::HitCollector hits(tie);
   const detail::SweptBox swept(box.center(), 0.5f * box.extents(), motion);
 
-  for (std::size_t i = 0; i < entries_.size(); ++i) {
+  const std::size_t held = meets == SweepMeets::held ? entries_.size() : 0;
+  for (std::size_t i = 0; i < held; ++i) {
     // The bounds sit apart from the entries, so the many a sweep passes by cost little.
     if (!overlaps_from_above(bounds_[i], reach_box)) continue;
     Entry& e = entries_[i];
@@ -428,17 +431,17 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
   for (const CapsuleObstacle& o : characters_) {
     const gjk::Aabb bounds = gjk::capsule_bounds(o.capsule);
     const bool layered = (o.layers & filter.layer_mask) != 0, other = o.id != passing_;
-    if (!(layered & other & bounds.overlaps_unbranched(reach_box)) || hits.beats_character(o.id) ||
-        swept.enter(bounds) > std::min(1.f, hits.bound() + slack))
-      continue;
+    if (!(layered & other & bounds.overlaps_unbranched(reach_box)) || hits.beats_character(o.id)) continue;
     // Farther apart than the motion is long, beyond time_of_impact's own margin for that: no hit.
     if (gjk::capsule_gap_surely_exceeds(met, o.capsule, motion_length + 1.02f * toi.tolerance)) continue;
     gjk::CapsulePairHit r = gjk::time_of_impact(met, motion, o.capsule, toi.tolerance);
+    // A hit counts where the swept bounds reach the other's in time, as a piece's must: tested
+    // after the time of impact, as most pairs that come this far need that anyway and fewer hit.
+    if (!r.hit || swept.enter(bounds) > std::min(1.f, hits.bound() + slack)) continue;
     // Inside one with the same centre: the contact's normal is the overlap query's, so a push
     // out along it is let go.
-    if (r.hit && r.t == 0.f && same_centre(capsule, o.capsule))
-      r.normal = crossing_normal(capsule, o.capsule, self_, o.id);
-    if (!r.hit || (settings.ignore_separating && glm::dot(r.normal, motion) >= -1e-4f * motion_length)) continue;
+    if (r.t == 0.f && same_centre(capsule, o.capsule)) r.normal = crossing_normal(capsule, o.capsule, self_, o.id);
+    if (settings.ignore_separating && glm::dot(r.normal, motion) >= -1e-4f * motion_length) continue;
     hits.add({r.t, r.point, r.normal, HitTarget::character, {}, 0, o.id});
   }
   return detail::to_sweep_hit(hits.winner());

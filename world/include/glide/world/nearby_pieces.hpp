@@ -179,7 +179,9 @@ private:
   void gather(const World& world, const gjk::Aabb& box); // reach's work when the box is not held
   void take_moves(const World& world);
   bool accepts(const Entry& e, const QueryFilter& filter) const;
-  bool meets_any(const gjk::Aabb& reach_box, const QueryFilter& filter) const;
+  /// What a sweep within a box may meet: a held entry, only characters, or nothing.
+  enum class SweepMeets : std::uint8_t { nothing, characters, held };
+  SweepMeets meets_any(const gjk::Aabb& reach_box, const QueryFilter& filter) const;
   void learn_plane(Entry& e, const glm::vec3& normal);
   template <class Visit>
   void with_shape(const Entry& e, Visit&& visit) const;
