@@ -175,7 +175,10 @@ SegmentPairClosest closest_points(const Segment& a, const Segment& b) {
     out.s = static_cast<float>(c.s);
     out.t = static_cast<float>(c.t);
   }
-  out.distance = static_cast<float>(glm::length(c.pa - c.pb));
+  const D3 gap = c.pa - c.pb;
+  const double distance = glm::length(gap);
+  out.distance = static_cast<float>(distance);
+  if (distance > 0.0) out.normal = glm::vec3(gap / distance);
   return out;
 }
 

@@ -586,8 +586,7 @@ void NearbyPieces::add_character_contacts(const gjk::Capsule& capsule, float max
     c.character = o.id;
     c.distance = gap;
     c.depth = std::max(0.f, o.capsule.radius - d.distance);
-    c.normal =
-        d.distance > 0.f ? (d.point_a - d.point_b) / d.distance : crossing_normal(capsule, o.capsule, self_, o.id);
+    c.normal = d.distance > 0.f ? d.normal : crossing_normal(capsule, o.capsule, self_, o.id);
     c.point_on_piece = d.point_b + c.normal * o.capsule.radius;
     c.point_on_segment = d.point_a;
   }

@@ -18,6 +18,10 @@ struct SegmentPairClosest {
   float s = 0.f;          ///< point_a = a.a + s * (a.b - a.a), in [0, 1]
   float t = 0.f;          ///< point_b = b.a + t * (b.b - b.a), in [0, 1]
   float distance = 0.f;   ///< |point_a - point_b| (m)
+  /// From point_b toward point_a, of unit length (0 when the segments meet): taken before the
+  /// points are rounded to float, which far from the origin turns their difference by up to
+  /// 1e-3 (at 5 km) and so its length too.
+  glm::vec3 normal{0.f};
 };
 
 /// Closest points between segments `a` and `b`; degenerate segments (a point) and parallel
