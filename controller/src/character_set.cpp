@@ -318,7 +318,7 @@ std::size_t CharacterSet::select_obstacles(std::size_t i, std::vector<CapsuleObs
   const gjk::Aabb mine = reach_[i];
   const std::span<const std::uint32_t> ids = candidates_[i].ids();
   if (obstacles.size() < ids.size()) obstacles.resize(ids.size());
-  const std::uint32_t mask = masks_[i];
+  const std::uint32_t mask = masks_[i], layers = start_[i].layers;
   const bool filtered = filtered_[i] != 0;
   std::uint32_t near = 0;
   std::size_t count = 0;
@@ -330,6 +330,9 @@ std::size_t CharacterSet::select_obstacles(std::size_t i, std::vector<CapsuleObs
     bool keep =
         (int{start_boxes_[j].overlaps_stored(mine)} & int{(o.layers & mask) != 0} & int{stands_on_[j] != i}) != 0;
     if (filtered && keep) keep = meets(i, o);
+    bool back = (layers & masks_[j]) != 0;
+    if (filtered_[j] != 0 && keep && back) back = meets(j, start_[i]);
+    obstacles[count].meets_back = back;
     count += keep ? 1 : 0;
   }
   near_[i] = ids.size() > 32 ? k_all_near : near;
@@ -401,6 +404,7 @@ bool CharacterSet::against_others_now(std::size_t i, bool past_riders, Act act, 
     if (j == i || !meets(i, j) || (past_riders && stands_on_[j] == i)) return;
     CapsuleObstacle o = start_[j];
     o.capsule = now_[j];
+    o.meets_back = meets(j, start_[i]);
     others.push_back(o);
   };
   gjk::Aabb region = reach_[i];

@@ -270,9 +270,12 @@ float Controller::recover(float dt, bool ride_stopped, MoveResult& result) {
         // Out of a deep overlap, it may go into a neighbour by up to half of it: the deepest
         // overlap of the pile shrinks, and one wedged deep in it is no longer held there by
         // those round it.
+        // Not by an overlap with one that does not meet it back: that one stays where it is,
+        // and the neighbour would be left inside.
         float deepest = 0.f;
         for (const Contact& c : contacts)
-          if (inside_character(c) && glm::dot(push, c.normal) > 0.f) deepest = std::max(deepest, -c.distance);
+          if (inside_character(c) && glm::dot(push, c.normal) > 0.f && nearby_.meets_back(c.character))
+            deepest = std::max(deepest, -c.distance);
         // Spreading a pile, by all of it.
         nearby_.set_character_inset(skin + (descend ? 1.f : 0.5f) * deepest);
       }

@@ -174,6 +174,36 @@ TEST_CASE("layers and the filter together: a pair meets only when both let it") 
   }
 }
 
+TEST_CASE("one walking through a second presses it into no third: the push out of it passes into no one") {
+  // A meets the world only and walks through B, which meets A and recovers out of it, toward C
+  // beside it. Out of a pile's overlaps a push may pass into a neighbour by half the overlap, as
+  // that one then recovers too; A never moves out of B's way, so B stops at C and moves it
+  // aside, and B and C, which meet each other, never overlap.
+  for (const float speed : {1.f, 3.f})
+    for (const float dt : {1.f / 60.f, 0.1f}) {
+      CAPTURE(speed);
+      CAPTURE(dt);
+      World world;
+      add_floor(world);
+      CharacterSet set(world);
+      ControllerSettings world_only;
+      world_only.layer_mask = 1u;
+      const CharacterInfo on_two{.layers = 2u};
+      const CharacterId c = set.add({}, {0, 0, 0}, on_two);
+      const CharacterId b = set.add({}, {0.62f, 0, 0}, on_two);
+      const CharacterId a = set.add(world_only, {2.5f, 0, 0}, on_two);
+      float worst = 1e9f;
+      const int frames = static_cast<int>(5.f / (speed * dt)); // A walks 5 m
+      for (int frame = 0; frame < frames; ++frame) {
+        const glm::vec3 velocities[] = {{0, -1, 0}, {0, -1, 0}, {-speed, -1, 0}};
+        set.update(velocities, dt);
+        worst = std::min(worst, gap_between(set.controller(b), set.controller(c)));
+      }
+      CHECK(worst >= -k_penetration_tolerance);
+      CHECK(set.controller(a).position().x < -1.f); // it walked on, through both
+    }
+}
+
 namespace {
 
 // 120 characters walking random headings; each one refuses some others by their ids (some

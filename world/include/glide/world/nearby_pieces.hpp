@@ -64,6 +64,8 @@ public:
   /// it by id so ties resolve alike everywhere. Empty (the default): no characters.
   void set_characters(std::span<const CapsuleObstacle> characters) { characters_ = characters; }
   std::span<const CapsuleObstacle> characters() const { return characters_; }
+  /// CapsuleObstacle::meets_back of the character set with id `id` (true when none is).
+  bool meets_back(CharacterId id) const;
   /// The id of the character these queries move, when it is one of a group (invalid, the
   /// default, otherwise). Two characters whose capsules share their centre are pushed apart
   /// across their axis in directions the ids choose, as if each stood a hair off the centre
