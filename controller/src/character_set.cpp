@@ -318,7 +318,7 @@ std::size_t CharacterSet::select_obstacles(std::size_t i, std::vector<CapsuleObs
   const gjk::Aabb mine = reach_[i];
   const std::span<const std::uint32_t> ids = candidates_[i].ids();
   if (obstacles.size() < ids.size()) obstacles.resize(ids.size());
-  const std::uint32_t mask = masks_[i], layers = start_[i].layers;
+  const std::uint32_t mask = masks_[i];
   const bool filtered = filtered_[i] != 0;
   std::uint32_t near = 0;
   std::size_t count = 0;
@@ -330,9 +330,6 @@ std::size_t CharacterSet::select_obstacles(std::size_t i, std::vector<CapsuleObs
     bool keep =
         (int{start_boxes_[j].overlaps_stored(mine)} & int{(o.layers & mask) != 0} & int{stands_on_[j] != i}) != 0;
     if (filtered && keep) keep = meets(i, o);
-    bool back = (layers & masks_[j]) != 0;
-    if (filtered_[j] != 0 && keep && back) back = meets(j, start_[i]);
-    obstacles[count].meets_back = back;
     count += keep ? 1 : 0;
   }
   near_[i] = ids.size() > 32 ? k_all_near : near;
@@ -348,6 +345,7 @@ void CharacterSet::move_first(std::size_t i, std::span<const CapsuleObstacle> ot
   NearbyPieces& nearby = c.controller->nearby_;
   nearby.set_characters(others);
   nearby.set_character_region(reach_[i]);
+  nearby.set_meets_back(&CharacterSet::meets_back_of, this);
   // The move writes its result in place: a result returned and copied in was read back before
   // its stores had landed, which stalled each copy.
   MoveResult& result = results_[i].result;
@@ -363,6 +361,11 @@ void CharacterSet::move_first(std::size_t i, std::span<const CapsuleObstacle> ot
   }
   nearby.set_characters({});
   nearby.set_character_region(everywhere());
+  nearby.set_meets_back(nullptr, nullptr);
+}
+
+bool CharacterSet::meets_back_of(const void* set, CharacterId self, CharacterId other) {
+  return static_cast<const CharacterSet*>(set)->meets(other.value, self.value);
 }
 
 // A whole move's result as character i's this update, with what the later passes read of it.
@@ -404,7 +407,6 @@ bool CharacterSet::against_others_now(std::size_t i, bool past_riders, Act act, 
     if (j == i || !meets(i, j) || (past_riders && stands_on_[j] == i)) return;
     CapsuleObstacle o = start_[j];
     o.capsule = now_[j];
-    o.meets_back = meets(j, start_[i]);
     others.push_back(o);
   };
   gjk::Aabb region = reach_[i];
@@ -430,10 +432,12 @@ bool CharacterSet::against_others_now(std::size_t i, bool past_riders, Act act, 
     }
     nearby.set_characters(others);
     nearby.set_character_region(region);
+    nearby.set_meets_back(&CharacterSet::meets_back_of, this);
     act();
     const bool left = nearby.left_character_region();
     nearby.set_characters({});
     nearby.set_character_region(everywhere());
+    nearby.set_meets_back(nullptr, nullptr);
     if (!left || attempt >= k_region_tries) break;
     retry();
   }

@@ -560,16 +560,6 @@ bool NearbyPieces::closest_on_face(const World& world, const gjk::Capsule& capsu
   return true;
 }
 
-bool NearbyPieces::meets_back(CharacterId id) const {
-  // The characters are set in id order: a search, then a look through all for a caller that
-  // set them in another.
-  const auto by_id = [](const CapsuleObstacle& o, CharacterId v) { return o.id.value < v.value; };
-  auto at = std::lower_bound(characters_.begin(), characters_.end(), id, by_id);
-  if (at == characters_.end() || at->id != id)
-    at = std::find_if(characters_.begin(), characters_.end(), [&](const CapsuleObstacle& o) { return o.id == id; });
-  return at == characters_.end() || at->meets_back;
-}
-
 bool NearbyPieces::character_closer(const gjk::Capsule& capsule, float gap, float max_distance,
                                     const QueryFilter& filter) {
   const gjk::Aabb box = gjk::capsule_bounds(capsule).expanded(std::max(max_distance, 0.f));

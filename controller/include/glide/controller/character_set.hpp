@@ -217,6 +217,8 @@ private:
     return filtered_[i] == 0 || characters_[i].controller->accepts_character(other.id);
   }
   bool meets(std::size_t i, std::uint32_t j) const { return meets(i, start_[j]); }
+  /// NearbyPieces::MeetsBack of a set: whether `other` meets `self`.
+  static bool meets_back_of(const void* set, CharacterId self, CharacterId other);
   [[gnu::always_inline]] inline void move_first(std::size_t i, std::span<const CapsuleObstacle> others,
                                                 const glm::vec3& velocity, float dt);
   void take_result(std::size_t i, const MoveResult& result, float dt);

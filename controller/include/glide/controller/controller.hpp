@@ -241,7 +241,7 @@ private:
   static void check_motion(const glm::vec3& velocity, float dt, const char* what);
   /// The settings' layer mask, and their filter and the listener's validate (when either is
   /// set) as the accept predicate.
-  QueryFilter query_filter() const {
+  [[gnu::always_inline]] QueryFilter query_filter() const {
     if (!settings_->filter && listener_ == nullptr) [[likely]]
       return {settings_->layer_mask, {}};
     return filtered_query();

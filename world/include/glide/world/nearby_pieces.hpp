@@ -64,8 +64,18 @@ public:
   /// it by id so ties resolve alike everywhere. Empty (the default): no characters.
   void set_characters(std::span<const CapsuleObstacle> characters) { characters_ = characters; }
   std::span<const CapsuleObstacle> characters() const { return characters_; }
-  /// CapsuleObstacle::meets_back of the character set with id `id` (true when none is).
-  bool meets_back(CharacterId id) const;
+  /// Who tells whether character `other` meets the one these queries move (set_self) in turn:
+  /// `meets_back(context, self, other)`. One that does not never moves out of its way, so a
+  /// push out of it passes into no other character (Controller's recovery). Null, the default:
+  /// every character does.
+  using MeetsBack = bool (*)(const void* context, CharacterId self, CharacterId other);
+  void set_meets_back(MeetsBack meets_back, const void* context) {
+    meets_back_ = meets_back;
+    meets_back_context_ = context;
+  }
+  bool meets_back(CharacterId other) const {
+    return meets_back_ == nullptr || meets_back_(meets_back_context_, self_, other);
+  }
   /// The id of the character these queries move, when it is one of a group (invalid, the
   /// default, otherwise). Two characters whose capsules share their centre are pushed apart
   /// across their axis in directions the ids choose, as if each stood a hair off the centre
@@ -199,6 +209,8 @@ private:
   CharacterId self_;
   float character_inset_ = 0.f;
   CharacterId passing_;
+  MeetsBack meets_back_ = nullptr;
+  const void* meets_back_context_ = nullptr;
   void note_query(const gjk::Aabb& box) {
     if (!region_.contains(box)) left_region_ = true;
   }

@@ -54,10 +54,6 @@ struct CapsuleObstacle {
   glm::vec3 velocity{0.f};   ///< (m/s)
   std::uint32_t layers = 1u; ///< layer bits the character belongs to
   CharacterId id;
-  /// Whether it meets the character whose queries hold it in turn (its mask and filter let that
-  /// one in). One that does not never moves out of that one's way: a push out of it passes into
-  /// no other character (Controller recovery).
-  bool meets_back = true;
 };
 
 /// First contact of a swept capsule.
