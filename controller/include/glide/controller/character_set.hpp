@@ -121,7 +121,8 @@ public:
   /// How many moves the pushes made in the last update (count): at most 4 per character of the
   /// set for the pushers, and as many again for the presses (a piece, or a push out of another
   /// character, that characters stopped, which moves them aside), however packed the crowd, so
-  /// an update's cost stays bounded.
+  /// an update's cost stays bounded; and for each of those, one more for every character
+  /// standing on the one moved, carried along (a stack's height at most).
   std::size_t last_push_moves() const { return last_push_moves_; }
 
 private:
