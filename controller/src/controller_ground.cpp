@@ -269,8 +269,7 @@ float Controller::recover(float dt, bool ride_stopped, MoveResult& result) {
       if (out_of_character) {
         // Out of a deep overlap, it may go into a neighbour by up to half of it: the deepest
         // overlap of the pile shrinks, and one wedged deep in it is no longer held there by
-        // those round it.
-        // Not by an overlap with one that does not meet it back: that one stays where it is,
+        // those round it. Not out of one that does not meet it back: that one never gives way,
         // and the neighbour would be left inside.
         float deepest = 0.f;
         for (const Contact& c : contacts)
