@@ -336,6 +336,12 @@ std::size_t CharacterSet::select_obstacles(std::size_t i, std::vector<CapsuleObs
   return count;
 }
 
+void CharacterSet::hide_others(NearbyPieces& nearby) {
+  nearby.set_characters({});
+  nearby.set_character_region(everywhere());
+  nearby.set_meets_back(nullptr, nullptr);
+}
+
 // One character's first move, against the others' start-of-frame capsules whose reach meets
 // its own (`others`). A move whose queries leave its reach may have missed a character: it is
 // marked to move again.
@@ -343,9 +349,7 @@ void CharacterSet::move_first(std::size_t i, std::span<const CapsuleObstacle> ot
                               float dt) {
   Character& c = characters_[i];
   NearbyPieces& nearby = c.controller->nearby_;
-  nearby.set_characters(others);
-  nearby.set_character_region(reach_[i]);
-  nearby.set_meets_back(&CharacterSet::meets_back_of, this);
+  show_others(nearby, others, reach_[i]);
   // The move writes its result in place: a result returned and copied in was read back before
   // its stores had landed, which stalled each copy.
   MoveResult& result = results_[i].result;
@@ -359,9 +363,7 @@ void CharacterSet::move_first(std::size_t i, std::span<const CapsuleObstacle> ot
     redo_[i] = k_left_reach;
     std::atomic_ref<bool>(redo_any_).store(true, std::memory_order_relaxed); // moves run on many threads
   }
-  nearby.set_characters({});
-  nearby.set_character_region(everywhere());
-  nearby.set_meets_back(nullptr, nullptr);
+  hide_others(nearby);
 }
 
 bool CharacterSet::meets_back_of(const void* set, CharacterId self, CharacterId other) {
@@ -430,14 +432,10 @@ bool CharacterSet::against_others_now(std::size_t i, bool past_riders, Act act, 
       for (std::uint32_t j = 0; j < characters_.size(); ++j)
         if (gjk::capsule_bounds(now_[j]).overlaps(region)) take(j);
     }
-    nearby.set_characters(others);
-    nearby.set_character_region(region);
-    nearby.set_meets_back(&CharacterSet::meets_back_of, this);
+    show_others(nearby, others, region);
     act();
     const bool left = nearby.left_character_region();
-    nearby.set_characters({});
-    nearby.set_character_region(everywhere());
-    nearby.set_meets_back(nullptr, nullptr);
+    hide_others(nearby);
     if (!left || attempt >= k_region_tries) break;
     retry();
   }

@@ -220,6 +220,14 @@ private:
   bool meets(std::size_t i, std::uint32_t j) const { return meets(i, start_[j]); }
   /// NearbyPieces::MeetsBack of a set: whether `other` meets `self`.
   static bool meets_back_of(const void* set, CharacterId self, CharacterId other);
+  /// Points a move's queries at the others (`others`, every one that may meet them within
+  /// `region`) and at who among them meets it back; hide_others takes them away again.
+  void show_others(NearbyPieces& nearby, std::span<const CapsuleObstacle> others, const gjk::Aabb& region) const {
+    nearby.set_characters(others);
+    nearby.set_character_region(region);
+    nearby.set_meets_back(&CharacterSet::meets_back_of, this);
+  }
+  static void hide_others(NearbyPieces& nearby);
   [[gnu::always_inline]] inline void move_first(std::size_t i, std::span<const CapsuleObstacle> others,
                                                 const glm::vec3& velocity, float dt);
   void take_result(std::size_t i, const MoveResult& result, float dt);
