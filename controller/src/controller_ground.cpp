@@ -330,9 +330,10 @@ namespace {
 
 // Whether the contact of inner segment `mine` with another character's, `theirs`, can face `up`
 // (by more than the 1e-3 a ground needs). Not when both lie exactly along `up`, a coordinate
-// axis, apart across it and not `mine` wholly above: upright characters side by side. Their
-// closest points then lie level to within rounding (~1e-16 of the coordinates), and so does the
-// normal.
+// axis, and `mine` is not wholly above: upright characters side by side. Their closest points
+// then lie level to within rounding (~1e-16 of the coordinates), and so does the normal; on one
+// line and crossing, they meet across it (NearbyPieces' crossing normal), as in a pile put at
+// one spot.
 bool may_be_ground(const gjk::Segment& mine, const gjk::Segment& theirs, const glm::vec3& up) {
   int axis = -1; // up's one non-zero coordinate
   for (int k = 0; k < 3; ++k) {
@@ -344,13 +345,6 @@ bool may_be_ground(const gjk::Segment& mine, const gjk::Segment& theirs, const g
   const int u = (axis + 1) % 3, v = (axis + 2) % 3;
   if (mine.a[u] != mine.b[u] || mine.a[v] != mine.b[v] || theirs.a[u] != theirs.b[u] || theirs.a[v] != theirs.b[v])
     return true;
-  const float du = mine.a[u] - theirs.a[u], dv = mine.a[v] - theirs.a[v];
-  if (!(du * du + dv * dv >= 1e-8f)) {
-    // On one line (0.1 mm): the normal may point anywhere, but two with one centre meet across
-    // their axis, up (NearbyPieces' crossing normal): side by side, as in a pile put at one spot.
-    const bool along_up = (mine.b[axis] - mine.a[axis]) + (theirs.b[axis] - theirs.a[axis]) != 0.f;
-    return !along_up || 0.5f * (mine.a + mine.b) != 0.5f * (theirs.a + theirs.b);
-  }
   const float sign = up[axis] > 0.f ? 1.f : -1.f;
   const float my_low = std::min(sign * mine.a[axis], sign * mine.b[axis]);
   const float their_high = std::max(sign * theirs.a[axis], sign * theirs.b[axis]);

@@ -195,19 +195,36 @@ struct Pair {
   // d/dt |pa - pb| has the sign of dot(motion, pa - pb) (envelope theorem).
   bool closing(const Closest& c) const { return glm::dot(m, c.pa - c.pb) < 0.0; }
 
+  // Inner segments crossing at t: any direction out is as good; away from the other's centre,
+  // but across the segments where they lie on one line (the shortest way out), else back
+  // along the motion.
+  D3 crossing_normal(double t) const {
+    const D3 along = q1 - p1;
+    D3 away = 0.5 * (p1 + q1 + 2.0 * m * t) - 0.5 * (p2 + q2);
+    if (glm::cross(along, q2 - p2) == D3(0.0)) {
+      const double a2 = glm::dot(along, along);
+      if (a2 > 0.0) away -= along * (glm::dot(away, along) / a2);
+      if (!(glm::length(away) > 1e-9)) {
+        away = a2 > 0.0 ? glm::cross(along, std::abs(along.x) < 0.9 * std::sqrt(a2) ? D3(1, 0, 0) : D3(0, 0, 1)) : -m;
+        if (a2 > 0.0 && glm::dot(away, m) > 0.0) away = -away;
+      }
+    }
+    const double g = glm::length(away);
+    if (g > 0.0) return away / g;
+    return glm::length(m) > 0.0 ? -m / glm::length(m) : D3(0.0, 1.0, 0.0);
+  }
+
   CapsulePairHit report(double t, const Closest& c) const {
     D3 n = c.pa - c.pb;
     const double len = glm::length(n);
     if (len > 0.0) {
       n /= len;
     } else {
-      // Inner segments cross: any direction is as good; away from the other's centre first.
-      const D3 centre_gap = 0.5 * (p1 + q1 + 2.0 * m * t) - 0.5 * (p2 + q2);
-      const double g = glm::length(centre_gap);
-      n = g > 0.0 ? centre_gap / g : (glm::length(m) > 0.0 ? -m / glm::length(m) : D3(0.0, 1.0, 0.0));
+      n = crossing_normal(t);
     }
     CapsulePairHit out;
     out.hit = true;
+    out.crossing = len <= 0.0;
     out.t = static_cast<float>(t);
     out.normal = glm::vec3(n);
     out.point = glm::vec3(c.pb + n * still_radius);

@@ -196,6 +196,46 @@ TEST_CASE("a hundred characters put at one spot: every update within the moves' 
   CHECK(free_after_1s >= 80);
 }
 
+TEST_CASE("characters of different heights and widths put at one spot part, on the floor") {
+  // A short character put where a tall one stands lies on its axis, inside it: from centre to
+  // centre, their contact's normal pointed up and down, which the floor and gravity undo, and a
+  // pile of mixed sizes at one spot stood inside itself for good (40 put there: 416 pairs of
+  // them still overlapping after 5 s). Across the axis, as equal ones leave one another, it
+  // opens.
+  struct Pile {
+    int count;
+    bool mixed_radii;
+    bool pushers;
+  };
+  for (const Pile pile : {Pile{2, false, false}, Pile{5, false, false}, Pile{30, false, false}, Pile{30, true, false},
+                          Pile{30, true, true}}) {
+    CAPTURE(pile.count);
+    CAPTURE(pile.mixed_radii);
+    CAPTURE(pile.pushers);
+    World world;
+    add_floor(world);
+    CharacterSet set(world);
+    std::mt19937 rng(23);
+    std::uniform_real_distribution<float> unit(0.f, 1.f);
+    const glm::vec3 spot(-1.5f, 0.01f, 2.25f);
+    for (int i = 0; i < pile.count; ++i) {
+      ControllerSettings settings;
+      if (pile.mixed_radii) settings.radius = 0.2f + 0.5f * unit(rng);
+      settings.height = std::max(2.f * settings.radius + 0.4f, 1.f + 1.5f * unit(rng));
+      set.add(settings, spot, {.push = pile.pushers && i % 3 == 0});
+    }
+    REQUIRE(closest_pair_gap(set) < -0.3f);
+    const std::vector<glm::vec3> velocities(set.size(), glm::vec3(0, -1, 0));
+    for (int frame = 0; frame < 240; ++frame) set.update(velocities, 1.f / 60.f);
+    CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
+    for (std::uint32_t i = 0; i < set.size(); ++i) {
+      const Controller& k = set.controller(CharacterId{i});
+      CHECK(k.ground().state == GroundState::on_ground);
+      CHECK(std::abs(k.position().y - spot.y) < 0.02f);
+    }
+  }
+}
+
 TEST_CASE("seeded piles of 2 to 20 characters, in the open, by walls, in a corridor and on bumpy terrain: none "
           "deeper in a wall, all but a few apart") {
   // Feet put at random within up to 0.5 m of one spot: with no wall; one, or two meeting in a

@@ -242,6 +242,44 @@ TEST_CASE("capsules already touching hit at the start; parallel capsules meet al
   CHECK_FALSE(glide::gjk::time_of_impact(a, {0, 0, 4}, far, 1e-4f).hit);
 }
 
+TEST_CASE("capsules whose inner segments cross are flagged, and on one line leave across it") {
+  // A short capsule inside a tall one on the same axis, at several offsets along it and far
+  // from the origin: the shortest way out is across the axis (the sum of the radii), where
+  // away from the other's centre, along the axis, is the longest.
+  for (const float far_out : {0.f, 300.f, 5000.f}) {
+    for (const float lift : {0.f, 0.3f, -0.7f, 1.1f}) {
+      CAPTURE(far_out);
+      CAPTURE(lift);
+      const glm::vec3 at(far_out, 0.f, -far_out);
+      const Capsule tall{{at + glm::vec3(0, 0.3f, 0), at + glm::vec3(0, 2.5f, 0)}, 0.3f};
+      const Capsule short_one{{at + glm::vec3(0, 0.5f + lift, 0), at + glm::vec3(0, 1.f + lift, 0)}, 0.4f};
+      for (const glm::vec3& motion : {glm::vec3(0.f), glm::vec3(0.2f, 0.f, 0.1f), glm::vec3(0.f, -1.f, 0.f)}) {
+        const glide::gjk::CapsulePairHit r = glide::gjk::time_of_impact(short_one, motion, tall, 1e-4f);
+        REQUIRE(r.hit);
+        CHECK(r.t == 0.f);
+        CHECK(r.crossing);
+        CHECK(std::abs(r.normal.y) < 1e-6f);
+        CHECK(glm::length(r.normal) == doctest::Approx(1.f).epsilon(1e-6));
+        // Not into the motion's way back: a push along it does not walk into the motion.
+        CHECK(glm::dot(r.normal, motion) <= 0.f);
+      }
+    }
+  }
+  // Crossing segments that are not parallel: away from the other's centre, as before.
+  const Capsule lying{{{-1, 1, 0}, {1, 1, 0}}, 0.3f};
+  const Capsule standing{{{0, 0.5f, 0}, {0, 2.5f, 0}}, 0.3f};
+  const glide::gjk::CapsulePairHit across = glide::gjk::time_of_impact(lying, {}, standing, 1e-4f);
+  REQUIRE(across.hit);
+  CHECK(across.crossing);
+  CHECK(across.normal.y == doctest::Approx(-1.f));
+  // Apart by a hair: the contact's own normal, not flagged.
+  const Capsule beside{{{1e-4f, 0.5f, 0}, {1e-4f, 1.f, 0}}, 0.4f};
+  const glide::gjk::CapsulePairHit near = glide::gjk::time_of_impact(beside, {}, standing, 1e-4f);
+  REQUIRE(near.hit);
+  CHECK_FALSE(near.crossing);
+  CHECK(near.normal.x == doctest::Approx(1.f));
+}
+
 namespace {
 
 // Brute force in double: the gap along a translation is convex in t, so a ternary search finds

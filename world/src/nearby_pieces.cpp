@@ -74,14 +74,18 @@ glm::vec3 leaving_direction(const Across& across, CharacterId id) {
 }
 
 // A normal for a capsule whose inner segment crosses another's: from the other's centre toward
-// its own. Where the centres meet too, as if each stood a hair off it along its own
-// leaving_direction (the other's alone for a capsule of no id): opposite for the two of a pair.
+// its own. Where the segments lie on one line (parallel segments that cross do: a short
+// character put where a tall one stands) or the centres meet, as if each stood a hair off that
+// line along its own leaving_direction (the other's alone for a capsule of no id): opposite
+// for the two of a pair, and across the line, the shortest way out. From centre to centre
+// there would be along it: up and down, which the floor and the one above stop, for good.
 glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other, CharacterId self,
                           CharacterId other_id) {
+  const glm::vec3 mine = capsule.segment.b - capsule.segment.a, theirs = other.segment.b - other.segment.a;
   const glm::vec3 gap = centre_of(capsule) - centre_of(other);
   const float length = glm::length(gap);
-  if (length > 0.f) return gap / length;
-  const glm::vec3 sum = (capsule.segment.b - capsule.segment.a) + (other.segment.b - other.segment.a);
+  if (length > 0.f && !(glm::cross(mine, theirs) == glm::vec3(0.f))) return gap / length;
+  const glm::vec3 sum = glm::dot(mine, theirs) >= 0.f ? mine + theirs : mine - theirs;
   // A pile of upright characters asks round one axis again and again: the last one's
   // directions across it are kept.
   thread_local glm::vec3 last_sum(std::numeric_limits<float>::quiet_NaN());
@@ -95,9 +99,6 @@ glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other
   const float away_length = glm::length(away);
   return away_length > 1e-6f ? away / away_length : glm::vec3(0.f, 1.f, 0.f);
 }
-
-// Whether two capsules' centres are the same point: their contact tells no direction.
-bool same_centre(const gjk::Capsule& a, const gjk::Capsule& b) { return centre_of(a) == centre_of(b); }
 
 // Whether a query of `filter` within `box` may meet character `o`: its layers and its bounds, in
 // one test without a branch each, since among a crowd each is a coin toss.
@@ -438,9 +439,9 @@ SweepHit NearbyPieces::sweep_capsule(const World& world, const gjk::Capsule& cap
     // A hit counts where the swept bounds reach the other's in time, as a piece's must: tested
     // after the time of impact, as most pairs that come this far need that anyway and fewer hit.
     if (!r.hit || swept.enter(bounds) > std::min(1.f, hits.bound() + slack)) continue;
-    // Inside one with the same centre: the contact's normal is the overlap query's, so a push
-    // out along it is let go.
-    if (r.t == 0.f && same_centre(capsule, o.capsule)) r.normal = crossing_normal(capsule, o.capsule, self_, o.id);
+    // Inner segments crossing: the contact's normal is the overlap query's, so a push out along
+    // it is let go.
+    if (r.crossing) r.normal = crossing_normal(capsule, o.capsule, self_, o.id);
     if (settings.ignore_separating && glm::dot(r.normal, motion) >= -1e-4f * motion_length) continue;
     hits.add({r.t, r.point, r.normal, HitTarget::character, {}, 0, o.id});
   }

@@ -34,6 +34,9 @@ struct CapsulePairHit {
   float t = 1.f;                   ///< fraction of the motion before contact, in [0, 1]
   glm::vec3 point{0.f};            ///< contact point on `still`'s surface (m)
   glm::vec3 normal{0.f, 1.f, 0.f}; ///< unit, from `still` toward `moving`
+  /// The inner segments meet at t: no direction is the contact's; `normal` is then away from
+  /// `still`'s centre, or across the segments where they lie on one line.
+  bool crossing = false;
 };
 
 /// Time of impact of two capsules, one moving: the gap first falls to `tolerance` (m) or
