@@ -342,6 +342,11 @@ void CharacterSet::hide_others(NearbyPieces& nearby) {
   nearby.set_meets_back(nullptr, nullptr);
 }
 
+void CharacterSet::throw_move_error(std::size_t i, NearbyPieces& nearby, const Error& e) {
+  hide_others(nearby);
+  throw Error("CharacterSet::update: character " + std::to_string(i) + ": " + e.what());
+}
+
 // One character's first move, against the others' start-of-frame capsules whose reach meets
 // its own (`others`). A move whose queries leave its reach may have missed a character: it is
 // marked to move again.
@@ -356,7 +361,11 @@ void CharacterSet::move_first(std::size_t i, std::span<const CapsuleObstacle> ot
   static const MoveResult k_fresh{};
   std::memcpy(reinterpret_cast<unsigned char*>(&result), reinterpret_cast<const unsigned char*>(&k_fresh),
               offsetof(MoveResult, hits));
-  c.controller->move_checked(velocity, dt, result);
+  try {
+    c.controller->move_checked(velocity, dt, result);
+  } catch (const Error& e) { // a listener's
+    throw_move_error(i, nearby, e);
+  }
   note_result(i, result, dt);
   redo_[i] = 0;
   if (nearby.left_character_region()) {
@@ -433,7 +442,11 @@ bool CharacterSet::against_others_now(std::size_t i, bool past_riders, Act act, 
         if (gjk::capsule_bounds(now_[j]).overlaps(region)) take(j);
     }
     show_others(nearby, others, region);
-    act();
+    try {
+      act();
+    } catch (const Error& e) { // a listener's
+      throw_move_error(i, nearby, e);
+    }
     const bool left = nearby.left_character_region();
     hide_others(nearby);
     if (!left || attempt >= k_region_tries) break;

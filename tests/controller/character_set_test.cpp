@@ -3,6 +3,7 @@
 #include "controller_scene.hpp"
 
 #include <glide/controller/character_set.hpp>
+#include <glide/controller/job_threads.hpp>
 #include <glide/error.hpp>
 #include <glide/gjk/segment_pair.hpp>
 
@@ -11,6 +12,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -708,6 +710,57 @@ struct Dash : ContactListener {
   }
 };
 } // namespace
+
+namespace {
+// Returns a velocity that is not finite after its first contact with another character, which
+// makes the move throw (as Controller::move does).
+struct BrokenListener : ContactListener {
+  void on_adjust_velocity(const ControllerHit& hit, glm::vec3& velocity) override {
+    if (hit.target == HitTarget::character) velocity = glm::vec3(std::numeric_limits<float>::quiet_NaN());
+  }
+};
+} // namespace
+
+TEST_CASE("a listener that makes a move throw: the update throws naming the character, and the set goes on") {
+  // Eight characters walk in pairs into each other; the sixth one's listener breaks its move,
+  // on its first move or, with the first moves ending in overlaps, on a move made again. On 1
+  // and 2 threads: the error names character 5; every position stays finite, and with the
+  // listener taken away the next updates part every pair.
+  for (const unsigned threads : {1u, 2u}) {
+    CAPTURE(threads);
+    World world;
+    add_floor(world);
+    CharacterSet set(world);
+    set.set_min_threaded(0);
+    std::vector<glm::vec3> velocities;
+    for (int pair = 0; pair < 4; ++pair)
+      for (const float side : {-1.f, 1.f}) {
+        set.add({}, {side * 0.35f, 0.01f, 3.f * static_cast<float>(pair)});
+        velocities.emplace_back(-side * 3.f, -1.f, 0.f);
+      }
+    BrokenListener broken;
+    set.controller(CharacterId{5}).set_listener(&broken);
+    JobThreads pool(threads);
+    bool threw = false;
+    try {
+      set.update(velocities, 1.f / 60.f, pool.hook());
+    } catch (const Error& e) {
+      threw = true;
+      const std::string what = e.what();
+      CHECK(what.find("CharacterSet::update: character 5: ") == 0);
+      CHECK(what.find("not finite") != std::string::npos);
+    }
+    CHECK(threw);
+    set.controller(CharacterId{5}).set_listener(nullptr);
+    for (std::uint32_t i = 0; i < set.size(); ++i) {
+      const glm::vec3 p = set.controller(CharacterId{i}).position();
+      CHECK(std::isfinite(p.x + p.y + p.z));
+    }
+    const std::vector<glm::vec3> still(set.size(), glm::vec3(0, -1, 0));
+    for (int frame = 0; frame < 30; ++frame) set.update(still, 1.f / 60.f, pool.hook());
+    CHECK(closest_pair_gap(set) >= -k_penetration_tolerance);
+  }
+}
 
 TEST_CASE("a move that goes beyond its expected reach still meets the characters there") {
   // A walks into a wall at 45 degrees and its listener sends it 1.5 m along the wall in the

@@ -2,6 +2,7 @@
 
 #include <glide/controller/controller.hpp>
 #include <glide/controller/job_threads.hpp>
+#include <glide/error.hpp>
 #include <glide/world/query_types.hpp>
 
 #include <glm/vec2.hpp>
@@ -88,7 +89,10 @@ public:
   /// Moves every character by velocities[i] * dt (one per id, in id order; a removed one's is
   /// not read), running the moves through `parallel_for` (empty: on the calling thread).
   /// Contact listeners are then called from the job threads. Throws glide::Error, before
-  /// anything moves, for a velocity count that is not size() or a move Controller::move refuses.
+  /// anything moves, for a velocity count that is not size() or a move Controller::move refuses;
+  /// and, naming the character, where a listener makes a move throw (an on_adjust_velocity that
+  /// returns a velocity that is not finite): the characters moved before keep their moves, and
+  /// the next update goes on from where they all stand.
   void update(std::span<const glm::vec3> velocities, float dt, const ParallelFor& parallel_for = {});
   /// By default, a set of fewer characters than this moves on the calling thread, its
   /// update not calling the job hook: a call on a second thread costs a few microseconds
@@ -228,6 +232,9 @@ private:
     nearby.set_meets_back(&CharacterSet::meets_back_of, this);
   }
   static void hide_others(NearbyPieces& nearby);
+  /// A move's error (a listener's, as Controller::move throws it) naming character i, its view
+  /// of the others taken away.
+  [[noreturn]] static void throw_move_error(std::size_t i, NearbyPieces& nearby, const Error& e);
   [[gnu::always_inline]] inline void move_first(std::size_t i, std::span<const CapsuleObstacle> others,
                                                 const glm::vec3& velocity, float dt);
   void take_result(std::size_t i, const MoveResult& result, float dt);
