@@ -414,13 +414,17 @@ template <class Act, class Retry>
 bool CharacterSet::against_others_now(std::size_t i, bool past_riders, Act act, Retry retry) {
   NearbyPieces& nearby = characters_[i].controller->nearby_;
   std::vector<CapsuleObstacle>& others = again_;
+  gjk::Aabb region = reach_[i];
+  // Only those in the region: its candidates may hold more (kept from earlier updates), and a
+  // move that leaves the region and is made again keeps what it learnt of the pieces, so the
+  // others it met there must not turn on how long its list has grown.
   const auto take = [&](std::uint32_t j) {
     if (j == i || !meets(i, j) || (past_riders && stands_on_[j] == i)) return;
+    if (!gjk::capsule_bounds(now_[j]).overlaps(region)) return;
     CapsuleObstacle o = start_[j];
     o.capsule = now_[j];
     others.push_back(o);
   };
-  gjk::Aabb region = reach_[i];
   int attempt = 0;
   for (;; ++attempt) {
     others.clear();
@@ -438,8 +442,7 @@ bool CharacterSet::against_others_now(std::size_t i, bool past_riders, Act act, 
     } else {
       const glm::vec3 size = region.max - region.min;
       region = attempt < k_region_tries ? region.expanded(std::max({size.x, size.y, size.z})) : everywhere();
-      for (std::uint32_t j = 0; j < characters_.size(); ++j)
-        if (gjk::capsule_bounds(now_[j]).overlaps(region)) take(j);
+      for (std::uint32_t j = 0; j < characters_.size(); ++j) take(j);
     }
     show_others(nearby, others, region);
     try {
@@ -626,6 +629,8 @@ void CharacterSet::update(std::span<const glm::vec3> velocities, float dt, const
           bits &= bits - 1;
         }
         const std::uint32_t j = ids[k];
+        // A long list is tested whole: only those whose reach meets its own, as the bits mark.
+        if (all && !reach_[j].overlaps_stored(reach_[i])) continue;
         if (!meets(i, j) && !meets(j, static_cast<std::uint32_t>(i))) continue;
         const gjk::Capsule& theirs = now_[j];
         if (!gjk::capsule_gap_surely_exceeds(mine, theirs, 0.f) &&

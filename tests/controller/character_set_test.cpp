@@ -788,6 +788,57 @@ TEST_CASE("a move that goes beyond its expected reach still meets the characters
   CHECK(glm::length(set.controller(b).position() - b_at) < 0.05f);
 }
 
+namespace {
+// As Dash while `on`, counting the contacts with character `watched` it is told of.
+struct WatchedDash : ContactListener {
+  bool on = false;
+  CharacterId watched;
+  int met = 0;
+  void on_contact_added(const ControllerHit& hit) override {
+    met += hit.target == HitTarget::character && hit.character == watched ? 1 : 0;
+  }
+  void on_adjust_velocity(const ControllerHit&, glm::vec3& velocity) override {
+    if (on) velocity = 180.f * glm::vec3(0.70710678f, 0.f, 0.70710678f);
+  }
+};
+} // namespace
+
+TEST_CASE("a move made again meets the characters in its region, not those its neighbour list kept") {
+  // B stood beside A, then was teleported ahead along the wall A dashes along: A's neighbour
+  // list still holds B, while a set restored from a save finds A's neighbours anew, without it.
+  // A's dash leaves its reach and is made again; its first try met every character of the list,
+  // B outside its region too, so the listener was told of B once more in the set that went on
+  // than in the restored one, and what that try learnt of the pieces could part the two runs.
+  World world;
+  add_floor(world);
+  const glm::vec3 along(0.70710678f, 0.f, 0.70710678f), out(0.70710678f, 0.f, -0.70710678f);
+  add_turned_box(world, glm::vec3(0, 1.5f, 0.5f) - 0.5f * out, {6, 1.5f, 0.5f},
+                 glm::angleAxis(glm::radians(-45.f), glm::vec3(0, 1, 0)));
+  CharacterSet set(world);
+  const CharacterId a = set.add({}, {0, 0, 0});
+  const CharacterId b = set.add({}, glm::vec3(0, 0.01f, 0) - 0.8f * along + 0.3f * out);
+  WatchedDash dash;
+  dash.watched = b;
+  set.controller(a).set_listener(&dash);
+  const glm::vec3 idle[] = {{0, -1, 0}, {0, -1, 0}};
+  for (int frame = 0; frame < 5; ++frame) set.update(idle, 1.f / 60.f);
+  set.teleport(b, glm::vec3(0, 0.062f, 0) + 3.2f * along + 0.02f * out);
+  for (int frame = 0; frame < 5; ++frame) set.update(idle, 1.f / 60.f);
+  const std::vector<std::byte> saved = set.save_state();
+  const glm::vec3 dashing[] = {{0, -1, 6}, {0, -1, 0}};
+  dash.on = true;
+  set.update(dashing, 1.f / 60.f);
+  const int met_going_on = dash.met;
+  const glm::vec3 went_on = set.controller(a).position();
+  REQUIRE(met_going_on > 0);              // A met B
+  CHECK(glm::dot(went_on, along) > 2.5f); // along the wall up to B
+  set.restore_state(saved);
+  dash.met = 0;
+  set.update(dashing, 1.f / 60.f);
+  CHECK(dash.met == met_going_on);
+  CHECK(set.controller(a).position() == went_on);
+}
+
 } // namespace glide::test
 
 namespace glide::test {
