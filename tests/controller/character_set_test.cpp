@@ -702,12 +702,21 @@ TEST_CASE("a character carrying another is turned aside by one crossing its way,
 namespace glide::test {
 
 namespace {
+// Along the wall at 45 degrees of add_wall_at_45, and out of its face (unit).
+const glm::vec3 k_along(0.70710678f, 0.f, 0.70710678f), k_out(0.70710678f, 0.f, -0.70710678f);
+
+// A floor and a wall at 45 degrees whose face passes through (0, 0, 0.5), facing k_out,
+// `half_length` m each way along it.
+void add_wall_at_45(World& world, float half_length) {
+  add_floor(world);
+  add_turned_box(world, glm::vec3(0, 1.5f, 0.5f) - 0.5f * k_out, {half_length, 1.5f, 0.5f},
+                 glm::angleAxis(glm::radians(-45.f), glm::vec3(0, 1, 0)));
+}
+
 // Turns the rest of a move after any contact into a fast dash along a wall at 45 degrees: the
 // move then goes far beyond what its velocity let the set expect.
 struct Dash : ContactListener {
-  void on_adjust_velocity(const ControllerHit&, glm::vec3& velocity) override {
-    velocity = 90.f * glm::vec3(0.70710678f, 0.f, 0.70710678f);
-  }
+  void on_adjust_velocity(const ControllerHit&, glm::vec3& velocity) override { velocity = 90.f * k_along; }
 };
 } // namespace
 
@@ -767,11 +776,8 @@ TEST_CASE("a move that goes beyond its expected reach still meets the characters
   // same move, to where B stands: B lies outside the reach A's velocity implied, so A's move
   // is made again against the characters near where it went, and it stops at B.
   World world;
-  add_floor(world);
-  const glm::vec3 along(0.70710678f, 0.f, 0.70710678f), out(0.70710678f, 0.f, -0.70710678f);
-  // The wall's face passes through (0, 0, 0.5), facing `out`.
-  add_turned_box(world, glm::vec3(0, 1.5f, 0.5f) - 0.5f * out, {3, 1.5f, 0.5f},
-                 glm::angleAxis(glm::radians(-45.f), glm::vec3(0, 1, 0)));
+  add_wall_at_45(world, 3.f);
+  const glm::vec3 &along = k_along, &out = k_out;
   CharacterSet set(world);
   const CharacterId a = set.add({}, {0, 0, 0});
   const glm::vec3 b_at = glm::vec3(0, 0, 0.062f) + 1.6f * along + 0.02f * out;
@@ -798,7 +804,7 @@ struct WatchedDash : ContactListener {
     met += hit.target == HitTarget::character && hit.character == watched ? 1 : 0;
   }
   void on_adjust_velocity(const ControllerHit&, glm::vec3& velocity) override {
-    if (on) velocity = 180.f * glm::vec3(0.70710678f, 0.f, 0.70710678f);
+    if (on) velocity = 180.f * k_along;
   }
 };
 } // namespace
@@ -810,10 +816,8 @@ TEST_CASE("a move made again meets the characters in its region, not those its n
   // B outside its region too, so the listener was told of B once more in the set that went on
   // than in the restored one, and what that try learnt of the pieces could part the two runs.
   World world;
-  add_floor(world);
-  const glm::vec3 along(0.70710678f, 0.f, 0.70710678f), out(0.70710678f, 0.f, -0.70710678f);
-  add_turned_box(world, glm::vec3(0, 1.5f, 0.5f) - 0.5f * out, {6, 1.5f, 0.5f},
-                 glm::angleAxis(glm::radians(-45.f), glm::vec3(0, 1, 0)));
+  add_wall_at_45(world, 6.f);
+  const glm::vec3 &along = k_along, &out = k_out;
   CharacterSet set(world);
   const CharacterId a = set.add({}, {0, 0, 0});
   const CharacterId b = set.add({}, glm::vec3(0, 0.01f, 0) - 0.8f * along + 0.3f * out);
