@@ -265,6 +265,13 @@ TEST_CASE("capsules whose inner segments cross are flagged, and on one line leav
       }
     }
   }
+  // A sphere on a tall capsule's axis: across it too.
+  const Capsule ball{{{0, 1.f, 0}, {0, 1.f, 0}}, 0.4f};
+  const Capsule tall{{{0, 0.3f, 0}, {0, 2.5f, 0}}, 0.3f};
+  const glide::gjk::CapsulePairHit ball_hit = glide::gjk::time_of_impact(ball, {}, tall, 1e-4f);
+  REQUIRE(ball_hit.hit);
+  CHECK(ball_hit.crossing);
+  CHECK(std::abs(ball_hit.normal.y) < 1e-6f);
   // Crossing segments that are not parallel: away from the other's centre, as before.
   const Capsule lying{{{-1, 1, 0}, {1, 1, 0}}, 0.3f};
   const Capsule standing{{{0, 0.5f, 0}, {0, 2.5f, 0}}, 0.3f};
