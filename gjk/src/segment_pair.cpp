@@ -201,7 +201,8 @@ struct Pair {
   D3 crossing_normal(double t) const {
     const D3 along = glm::dot(q1 - p1, q1 - p1) > 0.0 ? q1 - p1 : q2 - p2; // a sphere's: the other's
     D3 away = 0.5 * (p1 + q1 + 2.0 * m * t) - 0.5 * (p2 + q2);
-    if (glm::cross(q1 - p1, q2 - p2) == D3(0.0)) {
+    // Parallel to within 1e-3 (segments rounded to float far out turn by up to ~1e-4).
+    if (glm::length(glm::cross(q1 - p1, q2 - p2)) <= 1e-3 * glm::length(q1 - p1) * glm::length(q2 - p2)) {
       const double a2 = glm::dot(along, along);
       if (a2 > 0.0) away -= along * (glm::dot(away, along) / a2);
       if (!(glm::length(away) > 1e-9)) {

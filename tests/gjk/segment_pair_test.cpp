@@ -265,6 +265,17 @@ TEST_CASE("capsules whose inner segments cross are flagged, and on one line leav
       }
     }
   }
+  // On a tilted line (points on it exact in float), far out too: across it.
+  const glm::vec3 step(0.5f, 1.f, 0.f), axis = glm::normalize(step);
+  for (const float far_out : {0.f, 5000.f}) {
+    const glm::vec3 at(far_out, 7.f, far_out);
+    const Capsule longer{{at, at + 2.f * step}, 0.3f}, shorter{{at + 0.5f * step, at + step}, 0.4f};
+    const glide::gjk::CapsulePairHit r = glide::gjk::time_of_impact(shorter, {}, longer, 1e-4f);
+    CAPTURE(far_out);
+    REQUIRE(r.hit);
+    CHECK(r.crossing);
+    CHECK(std::abs(glm::dot(r.normal, axis)) < 1e-6f);
+  }
   // A sphere on a tall capsule's axis: across it too.
   const Capsule ball{{{0, 1.f, 0}, {0, 1.f, 0}}, 0.4f};
   const Capsule tall{{{0, 0.3f, 0}, {0, 2.5f, 0}}, 0.3f};

@@ -84,7 +84,9 @@ glm::vec3 crossing_normal(const gjk::Capsule& capsule, const gjk::Capsule& other
   const glm::vec3 mine = capsule.segment.b - capsule.segment.a, theirs = other.segment.b - other.segment.a;
   const glm::vec3 gap = centre_of(capsule) - centre_of(other);
   const float length = glm::length(gap);
-  if (length > 0.f && !(glm::cross(mine, theirs) == glm::vec3(0.f))) return gap / length;
+  // Parallel to within 1e-3 (far out, rounding turns an upright segment by up to ~1e-4).
+  const bool on_one_line = glm::length(glm::cross(mine, theirs)) <= 1e-3f * glm::length(mine) * glm::length(theirs);
+  if (length > 0.f && !on_one_line) return gap / length;
   const glm::vec3 sum = glm::dot(mine, theirs) >= 0.f ? mine + theirs : mine - theirs;
   // A pile of upright characters asks round one axis again and again: the last one's
   // directions across it are kept.
